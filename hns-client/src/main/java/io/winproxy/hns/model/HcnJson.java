@@ -1,0 +1,27 @@
+package io.winproxy.hns.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * The Jackson configuration for HCN documents: case-insensitive members and enums, unknown members ignored,
+ * zero and empty members omitted on output (as HNS does).
+ */
+public final class HcnJson {
+    private HcnJson() {
+    }
+
+    /** A new mapper configured for HCN documents. Mappers are thread-safe; callers keep one. */
+    public static ObjectMapper newMapper() {
+        return JsonMapper.builder()
+                .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
+                .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .serializationInclusion(JsonInclude.Include.NON_DEFAULT)
+                .build();
+    }
+}
