@@ -50,6 +50,7 @@ public final class HnsDataplane {
     private boolean modifySupported;
 
     private HostComputeNetwork network;
+    private List<HostComputeEndpoint> endpoints = List.of();
     private final Map<String, String> endpointIdByIp = new HashMap<>();
     private final Map<String, ObservedEndpoint> endpointsById = new HashMap<>();
 
@@ -82,6 +83,11 @@ public final class HnsDataplane {
         return Optional.ofNullable(network);
     }
 
+    /** The network's endpoints as read by the last {@link #observe()} (local and remote, HCN documents). */
+    public List<HostComputeEndpoint> endpoints() {
+        return endpoints;
+    }
+
     public OwnershipJournal journal() {
         return journal;
     }
@@ -105,6 +111,7 @@ public final class HnsDataplane {
         network = current;
 
         List<HostComputeEndpoint> endpoints = hns.listEndpoints(current.id());
+        this.endpoints = List.copyOf(endpoints);
         endpointIdByIp.clear();
         endpointsById.clear();
         Map<String, List<String>> ipsById = new HashMap<>();
