@@ -77,7 +77,7 @@ public final class SupervisedListener implements AutoCloseable {
             if (hardFail) {
                 throw new BindFailedException(message, e);
             }
-            logger.warn("{}; retrying every {} s", message, retryInterval.toSeconds());
+            logger.warn("{}; retrying every {} ms", message, retryInterval.toMillis());
             retrier = Executors.newSingleThreadScheduledExecutor(daemonThreads(description + " bind retry"));
             pendingRetry = retrier.scheduleWithFixedDelay(this::retry, retryInterval.toMillis(),
                     retryInterval.toMillis(), TimeUnit.MILLISECONDS);
@@ -126,13 +126,12 @@ public final class SupervisedListener implements AutoCloseable {
         }
         try {
             bind();
-            logger.info("{} listening on {} after retrying", description, address);
             pendingRetry.cancel(false);
             retrier.shutdown();
         } catch (IOException e) {
             String message = failureMessage(e);
             onBindFailure.accept(message);
-            logger.warn("{}; retrying in {} s", message, retryInterval.toSeconds());
+            logger.warn("{}; retrying in {} ms", message, retryInterval.toMillis());
         }
     }
 
