@@ -7,6 +7,7 @@ import io.winproxy.agent.dataplane.MeteredHnsClient;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.health.ServiceHealthServer;
+import io.winproxy.agent.kube.ClusterEventHandler;
 import io.winproxy.agent.kube.ClusterWatcher;
 import io.winproxy.agent.kube.KubeClientFactory;
 import io.winproxy.agent.kube.KubeClientSettings;
@@ -38,6 +39,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,11 +59,12 @@ public final class ProxyAgent implements AutoCloseable {
      * @param client          an API client to use (the demo's), or null to build one from the configuration
      * @param serviceHealthIps IPs of the per-service health check listeners (empty: all addresses)
      * @param features        load-balancer features of the policy (e.g. DSR), in order
-     * @param onSync          called on the sync thread after every sync that reached HNS
+     * @param onSync          called on the sync thread after every sync that reached HNS; may be null
+     * @param handlerDecorator wraps the sync loop's event handler (the demo's CNI simulation); may be null
      */
     public record Setup(ProxyConfig config, HnsClient hns, String networkName, Path stateDir,
                         KubernetesClient client, List<String> serviceHealthIps, List<LoadBalancerFeature> features,
-                        Consumer<SyncReport> onSync) {
+                        Consumer<SyncReport> onSync, UnaryOperator<ClusterEventHandler> handlerDecorator) {
     }
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -116,8 +119,9 @@ public final class ProxyAgent implements AutoCloseable {
         loop = new ProxySyncLoop(engine, dataplane, health, serviceHealth, metrics, events, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),
                 config.syncPeriod()), scheduler, setup.onSync());
+        ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
         watcher = new ClusterWatcher(client, new WatchOptions(nodeName, config.serviceProxyName(),
-                config.configSyncPeriod()), loop);
+                config.configSyncPeriod()), handler);
     }
 
     /**
