@@ -23,8 +23,9 @@ import java.util.Set;
  *       unowned one that collides on the key is replaced with {@code unowned=true}), else create;</li>
  *   <li>delete owned load balancers nothing desired claims (stale keys, duplicates of one key, inexpressible ones);
  *       unowned ones are reported in {@link Plan#unownedLoadBalancerIds()} and left alone;</li>
- *   <li>delete owned remote endpoints whose IP no desired object needs, unless a surviving unowned load balancer
- *       still references them. Local endpoints and unowned remote endpoints are never deleted.</li>
+ *   <li>delete owned remote endpoints whose IP is not a desired remote endpoint, unless a load balancer that stays
+ *       as it is (adopted, unchanged or unowned) still references them. Local endpoints and unowned remote endpoints
+ *       are never deleted.</li>
  * </ol>
  * When HNS holds several load balancers with one key, the best match is used (identical and owned first) and the
  * others are handled as stale. A converged host gives a plan without steps. Pure and stateless.
@@ -52,6 +53,7 @@ public final class PlanCalculator {
             }
         }
         Set<String> claimed = new HashSet<>();
+        Set<String> keptEndpointIds = new HashSet<>();
         Set<LoadBalancerKey> desiredKeys = new HashSet<>();
         for (DesiredLoadBalancer lb : desired.loadBalancers()) {
             desiredKeys.add(lb.key());
@@ -61,6 +63,7 @@ public final class PlanCalculator {
                     .min(Comparator.comparing((ObservedLoadBalancer o) -> !owned.ownsLoadBalancer(o.id())));
             if (identical.isPresent()) {
                 claimed.add(identical.get().id());
+                keptEndpointIds.addAll(identical.get().endpointIds());
                 if (!owned.ownsLoadBalancer(identical.get().id())) {
                     steps.add(new PlanStep.AdoptLoadBalancer(identical.get().id(), lb));
                 }
@@ -83,7 +86,6 @@ public final class PlanCalculator {
         }
 
         List<String> unowned = new ArrayList<>();
-        Set<String> endpointsKeptByUnowned = new HashSet<>();
         for (ObservedLoadBalancer lb : observed.loadBalancers()) {
             if (claimed.contains(lb.id())) {
                 continue;
@@ -92,15 +94,14 @@ public final class PlanCalculator {
                 steps.add(new PlanStep.DeleteLoadBalancer(lb.id(), staleReason(lb, desiredKeys)));
             } else {
                 unowned.add(lb.id());
-                endpointsKeptByUnowned.addAll(lb.endpointIds());
+                keptEndpointIds.addAll(lb.endpointIds());
             }
         }
 
         Set<String> neededIps = new HashSet<>();
         desired.remoteEndpoints().forEach(ep -> neededIps.add(ep.ip()));
-        desired.loadBalancers().forEach(lb -> neededIps.addAll(lb.backends()));
         for (ObservedEndpoint ep : observed.endpoints()) {
-            if (!ep.remote() || !owned.ownsRemoteEndpoint(ep.id()) || endpointsKeptByUnowned.contains(ep.id())) {
+            if (!ep.remote() || !owned.ownsRemoteEndpoint(ep.id()) || keptEndpointIds.contains(ep.id())) {
                 continue;
             }
             if (ep.ips().stream().noneMatch(neededIps::contains)) {
