@@ -1,5 +1,6 @@
 package io.winproxy.hns.windows;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.jna.Native;
@@ -53,6 +54,10 @@ public final class WindowsHnsClient implements HnsClient {
      */
     public WindowsHnsClient(ComputeNetwork computeNetwork, VmCompute vmCompute, CoTaskMemFree coTaskMemFree) {
         this.mapper = HcnJson.newMapper();
+        // HcnJson omits zero members, which would turn {"Major":2,"Minor":0} into {"Major":2}; hcsshim always sends
+        // both members of a SchemaVersion, so keep them.
+        mapper.configOverride(SchemaVersion.class).setInclude(
+                JsonInclude.Value.construct(JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS));
         this.hcn = new HcnCalls(computeNetwork, coTaskMemFree, mapper);
         this.vmCompute = new VmComputeCalls(vmCompute, coTaskMemFree, mapper);
         this.queries = new HcnQueries(mapper);
