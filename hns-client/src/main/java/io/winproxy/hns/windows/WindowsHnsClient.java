@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,13 +106,13 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public Optional<HostComputeNetwork> getNetworkByName(String name) {
-        return networks(queries.filter("Name", name)).stream().findFirst();
+        return first(() -> networks(queries.filter("Name", name)));
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkById(String id) {
         Guids.parse(id, "network");
-        return networks(queries.filter("ID", stripBraces(id))).stream().findFirst();
+        return first(() -> networks(queries.filter("ID", stripBraces(id))));
     }
 
     private List<HostComputeNetwork> networks(String query) {
@@ -141,7 +142,7 @@ public final class WindowsHnsClient implements HnsClient {
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
         Guids.parse(id, "endpoint");
-        return endpoints(queries.filter("ID", stripBraces(id))).stream().findFirst();
+        return first(() -> endpoints(queries.filter("ID", stripBraces(id))));
     }
 
     private List<HostComputeEndpoint> endpoints(String query) {
@@ -193,7 +194,7 @@ public final class WindowsHnsClient implements HnsClient {
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
         Guids.parse(id, "load balancer");
-        return loadBalancers(queries.filter("ID", stripBraces(id))).stream().findFirst();
+        return first(() -> loadBalancers(queries.filter("ID", stripBraces(id))));
     }
 
     private List<HostComputeLoadBalancer> loadBalancers(String query) {
@@ -268,6 +269,18 @@ public final class WindowsHnsClient implements HnsClient {
     }
 
     // Helpers
+
+    /** The first object a filtered lookup finds; empty when none matches or HNS answers the filter "not found". */
+    private static <T> Optional<T> first(Supplier<List<T>> lookup) {
+        try {
+            return lookup.get().stream().findFirst();
+        } catch (HnsException e) {
+            if (e.isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
 
     private static <T> Optional<T> vanished(HnsException e, String what, String id) {
         if (!e.isNotFound()) {

@@ -125,6 +125,13 @@ class WindowsHnsClientTest {
     }
 
     @Test
+    void aFilteredLookupThatHnsAnswersWithNotFoundIsEmpty() {
+        standIn.failNext("HcnEnumerateNetworks", HResults.ERROR_NOT_FOUND, null);
+
+        assertThat(client.getNetworkByName("vxlan0")).isEmpty();
+    }
+
+    @Test
     void modifyLoadBalancerSendsTheWholeDocumentWithItsIdAndReturnsWhatHnsStored() {
         HostComputeEndpoint a = endpoint("10.244.1.5");
         HostComputeEndpoint b = endpoint("10.244.1.6");
