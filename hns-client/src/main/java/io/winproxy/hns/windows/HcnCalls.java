@@ -6,6 +6,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.WString;
 import com.sun.jna.platform.win32.Guid;
 import com.sun.jna.ptr.PointerByReference;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import java.io.IOException;
 import java.util.List;
@@ -224,7 +225,7 @@ public final class HcnCalls {
         try {
             return call.call();
         } catch (UnsatisfiedLinkError e) {
-            throw new HnsException(NativeResults.E_NOTIMPL, operation, "export not found in computenetwork.dll");
+            throw new HnsException(HResults.E_NOTIMPL, operation, "export not found in computenetwork.dll");
         }
     }
 

@@ -1,17 +1,19 @@
 package io.winproxy.hns.windows;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.jna.Native;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.model.HcnJson;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.HostComputeQuery;
 import io.winproxy.hns.model.SchemaVersion;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -45,7 +47,8 @@ public final class WindowsHnsClient implements HnsClient {
     private final HcnCalls hcn;
     private final VmComputeCalls vmCompute;
     private final ObjectMapper mapper;
-    private final HcnQueries queries;
+    /** {@code {"SchemaVersion":{"Major":2,"Minor":0}}}: every object, standard properties. */
+    private final String queryAll;
     private final Object probeLock = new Object();
     private volatile HnsCapabilities capabilities;
 
@@ -55,13 +58,9 @@ public final class WindowsHnsClient implements HnsClient {
      */
     public WindowsHnsClient(ComputeNetwork computeNetwork, VmCompute vmCompute, CoTaskMemFree coTaskMemFree) {
         this.mapper = HcnJson.newMapper();
-        // HcnJson omits zero members, which would turn {"Major":2,"Minor":0} into {"Major":2}; hcsshim always sends
-        // both members of a SchemaVersion, so keep them.
-        mapper.configOverride(SchemaVersion.class).setInclude(
-                JsonInclude.Value.construct(JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS));
         this.hcn = new HcnCalls(computeNetwork, coTaskMemFree, mapper);
         this.vmCompute = new VmComputeCalls(vmCompute, coTaskMemFree, mapper);
-        this.queries = new HcnQueries(mapper);
+        this.queryAll = write(HostComputeQuery.all());
     }
 
     /**
@@ -90,7 +89,7 @@ public final class WindowsHnsClient implements HnsClient {
         synchronized (probeLock) {
             if (capabilities == null) {
                 HnsVersion version = vmCompute.version();
-                capabilities = capabilitiesOf(version);
+                capabilities = HnsFeatures.forVersion(version);
                 logger.info("HNS version {}: {}", version, capabilities);
             }
             return capabilities;
@@ -101,18 +100,18 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public List<HostComputeNetwork> listNetworks() {
-        return networks(HcnQueries.ALL);
+        return networks(queryAll);
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkByName(String name) {
-        return first(() -> networks(queries.filter("Name", name)));
+        return first(() -> networks(write(HostComputeQuery.byName(name))));
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkById(String id) {
         Guids.parse(id, "network");
-        return first(() -> networks(queries.filter("ID", stripBraces(id))));
+        return first(() -> networks(write(HostComputeQuery.byId(stripBraces(id)))));
     }
 
     private List<HostComputeNetwork> networks(String query) {
@@ -136,13 +135,13 @@ public final class WindowsHnsClient implements HnsClient {
     public List<HostComputeEndpoint> listEndpoints(String networkId) {
         Guids.parse(networkId, "network");
         // Filter keys are v1 property names: the network of an endpoint is "VirtualNetwork" (hcsshim does the same).
-        return endpoints(queries.filter("VirtualNetwork", stripBraces(networkId)));
+        return endpoints(write(HostComputeQuery.endpointsOfNetwork(stripBraces(networkId))));
     }
 
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
         Guids.parse(id, "endpoint");
-        return first(() -> endpoints(queries.filter("ID", stripBraces(id))));
+        return first(() -> endpoints(write(HostComputeQuery.byId(stripBraces(id)))));
     }
 
     private List<HostComputeEndpoint> endpoints(String query) {
@@ -169,7 +168,7 @@ public final class WindowsHnsClient implements HnsClient {
         String json = write(input);
         try (HcnHandle network = hcn.openNetwork(networkId);
              HcnHandle endpoint = hcn.createEndpoint(network, null, json)) {
-            return withId(read(hcn.queryEndpointProperties(endpoint, HcnQueries.ALL), HostComputeEndpoint.class,
+            return withId(read(hcn.queryEndpointProperties(endpoint, queryAll), HostComputeEndpoint.class,
                     "HcnQueryEndpointProperties"), HostComputeEndpoint::id, "HcnQueryEndpointProperties");
         }
     }
@@ -183,18 +182,18 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public List<String> listLoadBalancerIds() {
-        return hcn.enumerateLoadBalancers(HcnQueries.ALL);
+        return hcn.enumerateLoadBalancers(queryAll);
     }
 
     @Override
     public List<HostComputeLoadBalancer> listLoadBalancers() {
-        return loadBalancers(HcnQueries.ALL);
+        return loadBalancers(queryAll);
     }
 
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
         Guids.parse(id, "load balancer");
-        return first(() -> loadBalancers(queries.filter("ID", stripBraces(id))));
+        return first(() -> loadBalancers(write(HostComputeQuery.byId(stripBraces(id)))));
     }
 
     private List<HostComputeLoadBalancer> loadBalancers(String query) {
@@ -215,7 +214,7 @@ public final class WindowsHnsClient implements HnsClient {
     public HostComputeLoadBalancer createLoadBalancer(HostComputeLoadBalancer settings) {
         String json = write(normalized(settings, null));
         try (HcnHandle handle = hcn.createLoadBalancer(null, json)) {
-            return queryLoadBalancer(handle, HcnQueries.ALL);
+            return queryLoadBalancer(handle, queryAll);
         }
     }
 
@@ -224,13 +223,13 @@ public final class WindowsHnsClient implements HnsClient {
         Guids.parse(id, "load balancer");
         HnsCapabilities features = capabilities();
         if (!features.modifyLoadBalancer()) {
-            throw new HnsException(NativeResults.E_NOTIMPL, "HcnModifyLoadBalancer",
+            throw new HnsException(HResults.E_NOTIMPL, "HcnModifyLoadBalancer",
                     "HNS " + features.version() + " cannot modify load balancers (needs 15.4); delete and create");
         }
         String json = write(normalized(settings, stripBraces(id)));
         try (HcnHandle handle = hcn.openLoadBalancer(id)) {
             hcn.modifyLoadBalancer(handle, json);
-            return queryLoadBalancer(handle, HcnQueries.ALL);
+            return queryLoadBalancer(handle, queryAll);
         }
     }
 
@@ -249,23 +248,6 @@ public final class WindowsHnsClient implements HnsClient {
         return new HostComputeLoadBalancer(id, settings.hostComputeEndpoints(), settings.sourceVip(),
                 settings.frontendVips(), settings.portMappings(), schemaOrV2(settings.schemaVersion()),
                 settings.flags());
-    }
-
-    // Version features
-
-    /**
-     * The features of an HNS version, by hcsshim's version ranges (hcn-api.md section 3): DSR from 9.3 within 9.x
-     * and from 10.2, IPv6 dual stack from 11.10, session affinity from 12.0, HcnModifyLoadBalancer from 15.4, remote
-     * subnet routes from 9.2.
-     */
-    static HnsCapabilities capabilitiesOf(HnsVersion version) {
-        boolean dsr = (version.major() == 9 && version.minor() >= 3) || atLeast(version, 10, 2);
-        return new HnsCapabilities(version, dsr, atLeast(version, 11, 10), atLeast(version, 12, 0),
-                atLeast(version, 15, 4), atLeast(version, 9, 2));
-    }
-
-    private static boolean atLeast(HnsVersion version, int major, int minor) {
-        return version.compareTo(new HnsVersion(major, minor)) >= 0;
     }
 
     // Helpers

@@ -37,14 +37,14 @@ class HcnCallsTest {
     void aCreatedLoadBalancerIsEnumeratedOpenedAndQueried() {
         String id;
         try (HcnHandle created = calls.createLoadBalancer(null, "{\"FrontendVIPs\":[\"10.96.0.10\"]}")) {
-            String document = calls.queryLoadBalancerProperties(created, HcnQueries.ALL);
+            String document = calls.queryLoadBalancerProperties(created, StandIn.QUERY_ALL);
             id = document.substring(7, 43);
             assertThat(document).contains("\"FrontendVIPs\":[\"10.96.0.10\"]");
         }
 
-        assertThat(calls.enumerateLoadBalancers(HcnQueries.ALL)).containsExactly(id);
+        assertThat(calls.enumerateLoadBalancers(StandIn.QUERY_ALL)).containsExactly(id);
         try (HcnHandle opened = calls.openLoadBalancer(id)) {
-            assertThat(calls.queryLoadBalancerProperties(opened, HcnQueries.ALL)).startsWith("{\"ID\":\"" + id);
+            assertThat(calls.queryLoadBalancerProperties(opened, StandIn.QUERY_ALL)).startsWith("{\"ID\":\"" + id);
         }
         assertThat(standIn.calls("HcnCloseLoadBalancer")).isEqualTo(2);
     }
@@ -64,7 +64,7 @@ class HcnCallsTest {
     void aNegativeHresultWithoutAnErrorRecordIsStillAFailure() {
         standIn.failNext("HcnEnumerateEndpoints", HResults.E_NOTIMPL, null);
 
-        assertThatThrownBy(() -> calls.enumerateEndpoints(HcnQueries.ALL))
+        assertThatThrownBy(() -> calls.enumerateEndpoints(StandIn.QUERY_ALL))
                 .isInstanceOfSatisfying(HnsException.class, e -> {
                     assertThat(e.isNotImplemented()).isTrue();
                     assertThat(e.errorRecord()).isEmpty();
@@ -77,7 +77,7 @@ class HcnCallsTest {
                 + Integer.toUnsignedString(HResults.HCN_E_PORT_ALREADY_EXISTS) + "}";
         standIn.failNext("HcnEnumerateLoadBalancers", 0, record);
 
-        assertThatThrownBy(() -> calls.enumerateLoadBalancers(HcnQueries.ALL))
+        assertThatThrownBy(() -> calls.enumerateLoadBalancers(StandIn.QUERY_ALL))
                 .isInstanceOfSatisfying(HnsException.class, e -> {
                     assertThat(e.hresult()).isEqualTo(HResults.HCN_E_PORT_ALREADY_EXISTS);
                     assertThat(e.isAlreadyExists()).isTrue();
@@ -131,7 +131,7 @@ class HcnCallsTest {
         String id = standIn.seedNetwork("ext", "L2Bridge");
 
         try (HcnHandle handle = calls.openNetwork("{" + id.toLowerCase() + "}")) {
-            assertThat(calls.queryNetworkProperties(handle, HcnQueries.ALL)).contains(id);
+            assertThat(calls.queryNetworkProperties(handle, StandIn.QUERY_ALL)).contains(id);
         }
     }
 
@@ -143,7 +143,7 @@ class HcnCallsTest {
         handle.close();
 
         assertThat(standIn.calls("HcnCloseLoadBalancer")).isEqualTo(1);
-        assertThatThrownBy(() -> calls.queryLoadBalancerProperties(handle, HcnQueries.ALL))
+        assertThatThrownBy(() -> calls.queryLoadBalancerProperties(handle, StandIn.QUERY_ALL))
                 .isInstanceOf(IllegalStateException.class);
     }
 
@@ -175,9 +175,9 @@ class HcnCallsTest {
 
         try (HcnHandle network = calls.openNetwork(networkId);
              HcnHandle endpoint = calls.createEndpoint(network, null, "{\"Name\":\"pod\"}")) {
-            assertThat(calls.queryEndpointProperties(endpoint, HcnQueries.ALL))
+            assertThat(calls.queryEndpointProperties(endpoint, StandIn.QUERY_ALL))
                     .contains("\"HostComputeNetwork\":\"" + networkId + "\"");
         }
-        assertThat(calls.enumerateEndpoints(HcnQueries.ALL)).hasSize(1);
+        assertThat(calls.enumerateEndpoints(StandIn.QUERY_ALL)).hasSize(1);
     }
 }

@@ -16,6 +16,8 @@ import java.util.HexFormat;
  */
 final class StandIn {
     static final String LIBRARY = "computenetwork";
+    /** The query hcsshim sends for "every object". */
+    static final String QUERY_ALL = "{\"SchemaVersion\":{\"Major\":2,\"Minor\":0}}";
 
     final StandInLibrary control;
     final ComputeNetwork computeNetwork;

@@ -67,7 +67,7 @@ class WindowsHnsClientTest {
         assertThat(standIn.calls("HcnOpenLoadBalancer")).isEqualTo(2);
         assertThat(standIn.calls("HcnQueryLoadBalancerProperties")).isEqualTo(4);
         assertThat(standIn.calls("HcnCloseLoadBalancer") - closesBefore).isEqualTo(2);
-        assertThat(standIn.lastText("HcnQueryLoadBalancerProperties")).isEqualTo(HcnQueries.ALL);
+        assertThat(standIn.lastText("HcnQueryLoadBalancerProperties")).isEqualTo(StandIn.QUERY_ALL);
     }
 
     @Test
