@@ -105,6 +105,9 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public Optional<HostComputeNetwork> getNetworkByName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("network name must not be empty");
+        }
         return first(() -> networks(write(HostComputeQuery.byName(name))));
     }
 
@@ -162,8 +165,8 @@ public final class WindowsHnsClient implements HnsClient {
     @Override
     public HostComputeEndpoint createEndpoint(String networkId, HostComputeEndpoint settings) {
         Guids.parse(networkId, "network");
-        HostComputeEndpoint input = new HostComputeEndpoint(null, settings.name(), stripBraces(networkId), settings.policies(),
-                settings.ipConfigurations(), settings.macAddress(), settings.flags(),
+        HostComputeEndpoint input = new HostComputeEndpoint(null, settings.name(), stripBraces(networkId),
+                settings.policies(), settings.ipConfigurations(), settings.macAddress(), settings.flags(),
                 schemaOrV2(settings.schemaVersion()));
         String json = write(input);
         try (HcnHandle network = hcn.openNetwork(networkId);

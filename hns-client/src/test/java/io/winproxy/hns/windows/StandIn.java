@@ -72,7 +72,8 @@ final class StandIn {
         PointerByReference handle = new PointerByReference();
         PointerByReference error = new PointerByReference();
         String settings = "{\"Name\":\"" + name + "\",\"Type\":\"" + type + "\",\"Ipams\":[{\"Type\":\"Static\","
-                + "\"Subnets\":[{\"IpAddressPrefix\":\"10.244.0.0/24\"}]}],\"SchemaVersion\":{\"Major\":2,\"Minor\":0}}";
+                + "\"Subnets\":[{\"IpAddressPrefix\":\"10.244.0.0/24\"}]}],"
+                + "\"SchemaVersion\":{\"Major\":2,\"Minor\":0}}";
         int hresult = computeNetwork.HcnCreateNetwork(new Guid.GUID(), new WString(settings), handle, error);
         assertThat(hresult).isZero();
         assertThat(error.getValue()).isNull();
