@@ -50,7 +50,8 @@ class HnsExplainerTest {
 
     @Test
     void localizedErrorRecordIsClassifiedByCodeNotMessage() {
-        Explanation e = explainer.explain(golden.text("explain/localizedErrorRecordIsClassifiedByCodeNotMessage.json"));
+        Explanation e = explainer.explain(
+                golden.text("explain/localizedErrorRecordIsClassifiedByCodeNotMessage.json"));
 
         assertThat(e.kind()).isEqualTo("error-record");
         assertThat(e.text()).contains("0x803B001C HCN_E_INVALID_JSON_REFERENCE").contains("需要引用")
