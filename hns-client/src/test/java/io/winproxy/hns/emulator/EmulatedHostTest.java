@@ -43,7 +43,8 @@ class EmulatedHostTest {
         assertThat(net.name()).isEqualTo("cbr0");
         assertThat(net.isL2Bridge()).isTrue();
         assertThat(net.providerAddress()).contains("192.168.10.22");
-        assertThat(net.remoteSubnetRoutes()).extracting(RemoteSubnetRoute::destinationPrefix, RemoteSubnetRoute::providerAddress)
+        assertThat(net.remoteSubnetRoutes())
+                .extracting(RemoteSubnetRoute::destinationPrefix, RemoteSubnetRoute::providerAddress)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("10.244.1.0/24", ""),
                         org.assertj.core.groups.Tuple.tuple("10.244.3.0/24", ""));
     }
