@@ -74,4 +74,10 @@ class KubeClientFactoryTest {
                 .isInstanceOf(KubeClientException.class)
                 .hasMessageStartingWith("--kubeconfig:").hasMessageNotContaining("\n");
     }
+
+    @Test
+    void credentialsInAMasterUrlAreNotPartOfWhatIsLogged() {
+        assertThat(KubeClientFactory.redact("https://admin:hunter2@10.0.0.1:6443/api?token=abc"))
+                .isEqualTo("https://10.0.0.1:6443/api");
+    }
 }

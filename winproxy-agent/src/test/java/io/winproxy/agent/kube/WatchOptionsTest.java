@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class WatchOptionsTest {
@@ -23,5 +24,23 @@ class WatchOptionsTest {
     @Test
     void aBlankNodeNameIsRejected() {
         assertThatThrownBy(() -> WatchOptions.forNode(" ")).hasMessageContaining("nodeName");
+    }
+
+    @Test
+    void theInMemoryFilterAgreesWithTheSelector() {
+        WatchOptions none = WatchOptions.forNode("n");
+        WatchOptions named = new WatchOptions("n", "winproxy", Duration.ofMinutes(15));
+        Map<String, String> plain = Map.of("app", "web");
+        Map<String, String> headless = Map.of("service.kubernetes.io/headless", "");
+        Map<String, String> ours = Map.of("service.kubernetes.io/service-proxy-name", "winproxy");
+        Map<String, String> theirs = Map.of("service.kubernetes.io/service-proxy-name", "other");
+
+        assertThat(none.selects(plain)).isTrue();
+        assertThat(none.selects(null)).isTrue();
+        assertThat(none.selects(headless)).isFalse();
+        assertThat(none.selects(ours)).isFalse();
+        assertThat(named.selects(ours)).isTrue();
+        assertThat(named.selects(theirs)).isFalse();
+        assertThat(named.selects(plain)).isFalse();
     }
 }
