@@ -75,7 +75,7 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
                 .register(registry);
         hnsCallDuration = Histogram.builder().name("winproxy_hns_call_duration_seconds")
                 .help("HNS (computenetwork.dll) call latency in seconds by operation").classicOnly()
-                .classicExponentialUpperBounds(0.0005, 2, 16).labelNames("operation").register(registry);
+                .classicExponentialUpperBounds(0.001, 2, 15).labelNames("operation").register(registry);
         loadBalancers = Gauge.builder().name("winproxy_load_balancers")
                 .help("HNS load balancers seen by the last sync, by whether winproxy owns them")
                 .labelNames("ownership").register(registry);
