@@ -102,6 +102,21 @@ class MetricsServerTest {
     }
 
     @Test
+    void servesConfigzOnlyWhenGivenTheConfiguration() {
+        startServer();
+        assertThat(HttpProbe.get(port(), "/configz").statusCode()).isEqualTo(404);
+        server.close();
+
+        server = new MetricsServer(new BindAddress("127.0.0.1", 0), false, "node-a", metrics, events,
+                Duration.ofMillis(50), () -> "{\"mode\":\"kernelspace\"}");
+        server.start();
+        HttpResponse<String> configz = HttpProbe.get(port(), "/configz");
+        assertThat(configz.statusCode()).isEqualTo(200);
+        assertThat(configz.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(configz.body()).isEqualTo("{\"kubeproxy.config.k8s.io\":{\"mode\":\"kernelspace\"}}");
+    }
+
+    @Test
     void answersHeadOnMetricsWithHeadersOnly() {
         startServer();
 
