@@ -11,6 +11,7 @@ import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.health.RecordingEvents;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.model.NodeInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -62,7 +63,7 @@ class MetricsServerTest {
             healthServer.start();
             int healthPort = healthServer.boundAddress().orElseThrow().getPort();
             HttpProbe.get(healthPort, "/healthz"); // 503: the Node is not known yet
-            healthServer.syncNode(new io.winproxy.policy.model.NodeInfo("node-a", null, null, null, null, false,
+            healthServer.syncNode(new NodeInfo("node-a", null, null, null, null, false,
                     List.of()));
             HttpProbe.get(healthPort, "/healthz");
             HttpProbe.get(healthPort, "/healthz");

@@ -1,6 +1,7 @@
 package io.winproxy.agent.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import io.winproxy.policy.model.IpFamily;
 import java.io.ByteArrayOutputStream;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +61,7 @@ class PrometheusAgentMetricsTest {
         assertThat(v4.get(14).value()).isEqualTo(1); // le=16.384
         assertThat(v4.get(15).value()).isEqualTo(2); // +Inf
         assertThat(family.value("kubeproxy_sync_proxy_rules_duration_seconds_sum", Map.of("ip_family", "IPv4")))
-                .isEqualTo(20.01, org.assertj.core.data.Offset.offset(1e-9));
+                .isEqualTo(20.01, offset(1e-9));
         assertThat(family.value("kubeproxy_sync_proxy_rules_duration_seconds_count", Map.of("ip_family", "IPv6")))
                 .isEqualTo(1);
         // 1 ms falls in the first bucket (le is inclusive).
@@ -78,7 +80,7 @@ class PrometheusAgentMetricsTest {
         List<Double> bounds = family.samples("kubeproxy_network_programming_duration_seconds_bucket",
                 Map.of("ip_family", "IPv4")).stream().map(s -> Double.parseDouble(s.labels().get("le")
                 .replace("+Inf", "Infinity"))).toList();
-        List<Double> expected = new java.util.ArrayList<>(List.of(0.0, 0.25, 0.5));
+        List<Double> expected = new ArrayList<>(List.of(0.0, 0.25, 0.5));
         IntStream.rangeClosed(1, 59).forEach(s -> expected.add((double) s));
         IntStream.iterate(60, s -> s <= 115, s -> s + 5).forEach(s -> expected.add((double) s));
         IntStream.iterate(120, s -> s <= 300, s -> s + 30).forEach(s -> expected.add((double) s));

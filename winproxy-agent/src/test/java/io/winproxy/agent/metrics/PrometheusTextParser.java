@@ -3,6 +3,7 @@ package io.winproxy.agent.metrics;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -111,7 +112,7 @@ final class PrometheusTextParser {
             samples.computeIfAbsent(family, f -> new ArrayList<>()).add(sample);
         }
         Map<String, Family> families = new LinkedHashMap<>();
-        Set<String> names = new java.util.LinkedHashSet<>(types.keySet());
+        Set<String> names = new LinkedHashSet<>(types.keySet());
         names.addAll(samples.keySet());
         for (String name : names) {
             Family family = new Family(name, types.getOrDefault(name, "untyped"), helps.get(name),
