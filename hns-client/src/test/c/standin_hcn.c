@@ -41,8 +41,8 @@ void standin_store_reset(void) {
     vanish_index = -1;
 }
 
-/* After the next Enumerate call has produced its list, the object at this position of the list is deleted, as if
- * another process removed it between the caller's enumerate and open. */
+/* After the next Enumerate call that lists more than index objects has produced its list, the object at this
+ * position of the list is deleted, as if another process removed it between the caller's enumerate and open. */
 EXPORT void standin_vanish_after_next_enumerate(int index) {
     vanish_index = index;
 }

@@ -156,7 +156,8 @@ public final class HnsEmulator implements HnsClient {
         operate(true, () -> {
             int lbs = store.loadBalancers().size();
             store.loadBalancers().forEach(lb -> store.removeLoadBalancer(lb.id()));
-            List<HostComputeEndpoint> remote = store.endpoints().stream().filter(HostComputeEndpoint::isRemote).toList();
+            List<HostComputeEndpoint> remote = store.endpoints().stream().filter(HostComputeEndpoint::isRemote)
+                    .toList();
             remote.forEach(e -> store.removeEndpoint(e.id()));
             logger.info("Emulated HNS restart dropped {} load balancers and {} remote endpoints", lbs, remote.size());
             return null;

@@ -6,6 +6,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.WString;
 import com.sun.jna.platform.win32.Guid;
 import com.sun.jna.ptr.PointerByReference;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import java.io.IOException;
 import java.util.List;
@@ -162,6 +163,15 @@ public final class HcnCalls {
     }
 
     private String document(String operation, OutCall call) {
+        String document = optionalDocument(operation, call);
+        if (document == null) {
+            throw new HnsException(NativeResults.E_UNEXPECTED, operation, "no document returned");
+        }
+        return document;
+    }
+
+    /** The out document of a successful call, or null when the callee returned none. */
+    private String optionalDocument(String operation, OutCall call) {
         PointerByReference out = new PointerByReference();
         PointerByReference errorRecord = new PointerByReference();
         int hresult;
@@ -172,15 +182,13 @@ public final class HcnCalls {
             texts = results.takeAll(out, errorRecord);
         }
         results.check(operation, hresult, texts[1]);
-        if (texts[0] == null) {
-            throw new HnsException(NativeResults.E_UNEXPECTED, operation, "no document returned");
-        }
         return texts[0];
     }
 
     private List<String> ids(String operation, OutCall call) {
-        String list = document(operation, call);
-        if (list.isBlank()) {
+        // An empty enumeration is "[]"; a missing or blank list is read the same way.
+        String list = optionalDocument(operation, call);
+        if (list == null || list.isBlank()) {
             return List.of();
         }
         try {
@@ -224,7 +232,7 @@ public final class HcnCalls {
         try {
             return call.call();
         } catch (UnsatisfiedLinkError e) {
-            throw new HnsException(NativeResults.E_NOTIMPL, operation, "export not found in computenetwork.dll");
+            throw new HnsException(HResults.E_NOTIMPL, operation, "export not found in computenetwork.dll");
         }
     }
 

@@ -1,10 +1,11 @@
 package io.winproxy.hns.windows;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.model.HcnErrorRecord;
 import java.io.IOException;
 
 /**
@@ -13,12 +14,8 @@ import java.io.IOException;
  * record into an {@link HnsException}. Thread-safe.
  */
 final class NativeResults {
-    /** Used when HNS reports a failure without an HRESULT (an error record with hr 0, a v1 envelope). */
-    static final int E_FAIL = 0x80004005;
     /** Used when a call succeeded but did not produce the document or handle its contract promises. */
     static final int E_UNEXPECTED = 0x8000FFFF;
-    /** Used when an export is missing from the installed DLL (hcsshim treats every HCN proc as optional). */
-    static final int E_NOTIMPL = 0x80004001;
 
     private final CoTaskMemFree coTaskMemFree;
     private final ObjectMapper mapper;
@@ -80,7 +77,7 @@ final class NativeResults {
 
     /**
      * The exception for a failed call. With hr 0 the code comes from the record's {@code ErrorCode} (an HRESULT
-     * written as an unsigned decimal); {@link #E_FAIL} when the record carries none.
+     * written as an unsigned decimal); {@code E_FAIL} when the record carries none.
      */
     HnsException failure(String operation, int hresult, String errorRecord) {
         int code = hresult < 0 ? hresult : errorCode(errorRecord);
@@ -89,13 +86,13 @@ final class NativeResults {
 
     private int errorCode(String errorRecord) {
         try {
-            JsonNode code = mapper.readTree(errorRecord).path("ErrorCode");
-            if (code.canConvertToLong() && code.asLong() != 0) {
-                return (int) code.asLong();
+            HcnErrorRecord record = mapper.readValue(errorRecord, HcnErrorRecord.class);
+            if (record != null && record.hresult() != HResults.S_OK) {
+                return record.hresult();
             }
         } catch (IOException | RuntimeException e) {
-            // Not JSON: the record is still a failure; keep it verbatim in the exception.
+            // Not an error record document: still a failure; the text stays verbatim in the exception.
         }
-        return E_FAIL;
+        return HResults.E_FAIL;
     }
 }

@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.jna.WString;
 import com.sun.jna.ptr.PointerByReference;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.model.HnsCallResponse;
 import java.io.IOException;
 
 /**
@@ -35,7 +38,7 @@ public final class VmComputeCalls {
             try {
                 hresult = library.HNSCall(new WString(method), new WString(path), new WString(request), response);
             } catch (UnsatisfiedLinkError e) {
-                throw new HnsException(NativeResults.E_NOTIMPL, operation, "export not found in vmcompute.dll");
+                throw new HnsException(HResults.E_NOTIMPL, operation, "export not found in vmcompute.dll");
             }
         } finally {
             envelope = results.take(response);
@@ -46,16 +49,16 @@ public final class VmComputeCalls {
         if (envelope == null || envelope.isBlank()) {
             throw new HnsException(NativeResults.E_UNEXPECTED, operation, "no response returned");
         }
-        JsonNode root;
+        HnsCallResponse decoded;
         try {
-            root = mapper.readTree(envelope);
+            decoded = mapper.readValue(envelope, HnsCallResponse.class);
         } catch (IOException e) {
             throw new HnsException(NativeResults.E_UNEXPECTED, operation, envelope.strip());
         }
-        if (!root.path("Success").asBoolean(false)) {
-            throw results.failure(operation, 0, envelope);
+        if (!decoded.success()) {
+            throw results.failure(operation, HResults.S_OK, envelope);
         }
-        return root.path("Output");
+        return decoded.output() == null ? MissingNode.getInstance() : decoded.output();
     }
 
     /** The HNS version: {@code HNSCall("GET", "/globals/version", "")}, {@code Output = {"Major":N,"Minor":M}}. */

@@ -3,19 +3,23 @@ package io.winproxy.hns.windows;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.jna.Native;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.model.HcnJson;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.HostComputeQuery;
 import io.winproxy.hns.model.SchemaVersion;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +47,8 @@ public final class WindowsHnsClient implements HnsClient {
     private final HcnCalls hcn;
     private final VmComputeCalls vmCompute;
     private final ObjectMapper mapper;
-    private final HcnQueries queries;
+    /** {@code {"SchemaVersion":{"Major":2,"Minor":0}}}: every object, standard properties. */
+    private final String queryAll;
     private final Object probeLock = new Object();
     private volatile HnsCapabilities capabilities;
 
@@ -55,7 +60,7 @@ public final class WindowsHnsClient implements HnsClient {
         this.mapper = HcnJson.newMapper();
         this.hcn = new HcnCalls(computeNetwork, coTaskMemFree, mapper);
         this.vmCompute = new VmComputeCalls(vmCompute, coTaskMemFree, mapper);
-        this.queries = new HcnQueries(mapper);
+        this.queryAll = write(HostComputeQuery.all());
     }
 
     /**
@@ -84,7 +89,7 @@ public final class WindowsHnsClient implements HnsClient {
         synchronized (probeLock) {
             if (capabilities == null) {
                 HnsVersion version = vmCompute.version();
-                capabilities = capabilitiesOf(version);
+                capabilities = HnsFeatures.forVersion(version);
                 logger.info("HNS version {}: {}", version, capabilities);
             }
             return capabilities;
@@ -95,18 +100,21 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public List<HostComputeNetwork> listNetworks() {
-        return networks(HcnQueries.ALL);
+        return networks(queryAll);
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkByName(String name) {
-        return networks(queries.filter("Name", name)).stream().findFirst();
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("network name must not be empty");
+        }
+        return first(() -> networks(write(HostComputeQuery.byName(name))));
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkById(String id) {
         Guids.parse(id, "network");
-        return networks(queries.filter("ID", stripBraces(id))).stream().findFirst();
+        return first(() -> networks(write(HostComputeQuery.byId(stripBraces(id)))));
     }
 
     private List<HostComputeNetwork> networks(String query) {
@@ -130,13 +138,13 @@ public final class WindowsHnsClient implements HnsClient {
     public List<HostComputeEndpoint> listEndpoints(String networkId) {
         Guids.parse(networkId, "network");
         // Filter keys are v1 property names: the network of an endpoint is "VirtualNetwork" (hcsshim does the same).
-        return endpoints(queries.filter("VirtualNetwork", stripBraces(networkId)));
+        return endpoints(write(HostComputeQuery.endpointsOfNetwork(stripBraces(networkId))));
     }
 
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
         Guids.parse(id, "endpoint");
-        return endpoints(queries.filter("ID", stripBraces(id))).stream().findFirst();
+        return first(() -> endpoints(write(HostComputeQuery.byId(stripBraces(id)))));
     }
 
     private List<HostComputeEndpoint> endpoints(String query) {
@@ -157,13 +165,13 @@ public final class WindowsHnsClient implements HnsClient {
     @Override
     public HostComputeEndpoint createEndpoint(String networkId, HostComputeEndpoint settings) {
         Guids.parse(networkId, "network");
-        HostComputeEndpoint input = new HostComputeEndpoint(null, settings.name(), stripBraces(networkId), settings.policies(),
-                settings.ipConfigurations(), settings.macAddress(), settings.flags(),
+        HostComputeEndpoint input = new HostComputeEndpoint(null, settings.name(), stripBraces(networkId),
+                settings.policies(), settings.ipConfigurations(), settings.macAddress(), settings.flags(),
                 schemaOrV2(settings.schemaVersion()));
         String json = write(input);
         try (HcnHandle network = hcn.openNetwork(networkId);
              HcnHandle endpoint = hcn.createEndpoint(network, null, json)) {
-            return withId(read(hcn.queryEndpointProperties(endpoint, HcnQueries.ALL), HostComputeEndpoint.class,
+            return withId(read(hcn.queryEndpointProperties(endpoint, queryAll), HostComputeEndpoint.class,
                     "HcnQueryEndpointProperties"), HostComputeEndpoint::id, "HcnQueryEndpointProperties");
         }
     }
@@ -177,18 +185,18 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public List<String> listLoadBalancerIds() {
-        return hcn.enumerateLoadBalancers(HcnQueries.ALL);
+        return hcn.enumerateLoadBalancers(queryAll);
     }
 
     @Override
     public List<HostComputeLoadBalancer> listLoadBalancers() {
-        return loadBalancers(HcnQueries.ALL);
+        return loadBalancers(queryAll);
     }
 
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
         Guids.parse(id, "load balancer");
-        return loadBalancers(queries.filter("ID", stripBraces(id))).stream().findFirst();
+        return first(() -> loadBalancers(write(HostComputeQuery.byId(stripBraces(id)))));
     }
 
     private List<HostComputeLoadBalancer> loadBalancers(String query) {
@@ -209,7 +217,7 @@ public final class WindowsHnsClient implements HnsClient {
     public HostComputeLoadBalancer createLoadBalancer(HostComputeLoadBalancer settings) {
         String json = write(normalized(settings, null));
         try (HcnHandle handle = hcn.createLoadBalancer(null, json)) {
-            return queryLoadBalancer(handle, HcnQueries.ALL);
+            return queryLoadBalancer(handle, queryAll);
         }
     }
 
@@ -218,13 +226,13 @@ public final class WindowsHnsClient implements HnsClient {
         Guids.parse(id, "load balancer");
         HnsCapabilities features = capabilities();
         if (!features.modifyLoadBalancer()) {
-            throw new HnsException(NativeResults.E_NOTIMPL, "HcnModifyLoadBalancer",
+            throw new HnsException(HResults.E_NOTIMPL, "HcnModifyLoadBalancer",
                     "HNS " + features.version() + " cannot modify load balancers (needs 15.4); delete and create");
         }
         String json = write(normalized(settings, stripBraces(id)));
         try (HcnHandle handle = hcn.openLoadBalancer(id)) {
             hcn.modifyLoadBalancer(handle, json);
-            return queryLoadBalancer(handle, HcnQueries.ALL);
+            return queryLoadBalancer(handle, queryAll);
         }
     }
 
@@ -245,24 +253,19 @@ public final class WindowsHnsClient implements HnsClient {
                 settings.flags());
     }
 
-    // Version features
-
-    /**
-     * The features of an HNS version, by hcsshim's version ranges (hcn-api.md section 3): DSR from 9.3 within 9.x
-     * and from 10.2, IPv6 dual stack from 11.10, session affinity from 12.0, HcnModifyLoadBalancer from 15.4, remote
-     * subnet routes from 9.2.
-     */
-    static HnsCapabilities capabilitiesOf(HnsVersion version) {
-        boolean dsr = (version.major() == 9 && version.minor() >= 3) || atLeast(version, 10, 2);
-        return new HnsCapabilities(version, dsr, atLeast(version, 11, 10), atLeast(version, 12, 0),
-                atLeast(version, 15, 4), atLeast(version, 9, 2));
-    }
-
-    private static boolean atLeast(HnsVersion version, int major, int minor) {
-        return version.compareTo(new HnsVersion(major, minor)) >= 0;
-    }
-
     // Helpers
+
+    /** The first object a filtered lookup finds; empty when none matches or HNS answers the filter "not found". */
+    private static <T> Optional<T> first(Supplier<List<T>> lookup) {
+        try {
+            return lookup.get().stream().findFirst();
+        } catch (HnsException e) {
+            if (e.isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
 
     private static <T> Optional<T> vanished(HnsException e, String what, String id) {
         if (!e.isNotFound()) {

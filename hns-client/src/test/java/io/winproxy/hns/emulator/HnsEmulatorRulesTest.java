@@ -29,7 +29,8 @@ class HnsEmulatorRulesTest {
         ids.add(f.pod1.id());
         ids.add(f.network.id());
 
-        assertThat(ids).hasSize(52).allMatch(id -> id.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
+        assertThat(ids).hasSize(52)
+                .allMatch(id -> id.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
     }
 
     @Test

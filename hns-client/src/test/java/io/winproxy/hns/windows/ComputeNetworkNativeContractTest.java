@@ -76,7 +76,7 @@ class ComputeNetworkNativeContractTest {
         assertThat(hcn.HcnCreateLoadBalancer(Guids.zero(), new WString("{}"), handle, error)).isZero();
         assertThat(handle.getValue()).isNotNull();
         assertThat(error.getValue()).isNull();
-        assertThat(hcn.HcnEnumerateLoadBalancers(new WString(HcnQueries.ALL), ids, error)).isZero();
+        assertThat(hcn.HcnEnumerateLoadBalancers(new WString(StandIn.QUERY_ALL), ids, error)).isZero();
         String list = ids.getValue().getWideString(0);
         standIn.control.CoTaskMemFree(ids.getValue());
         hcn.HcnCloseLoadBalancer(handle.getValue());

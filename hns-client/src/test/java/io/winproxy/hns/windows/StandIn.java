@@ -16,6 +16,8 @@ import java.util.HexFormat;
  */
 final class StandIn {
     static final String LIBRARY = "computenetwork";
+    /** The query hcsshim sends for "every object". */
+    static final String QUERY_ALL = "{\"SchemaVersion\":{\"Major\":2,\"Minor\":0}}";
 
     final StandInLibrary control;
     final ComputeNetwork computeNetwork;
@@ -70,7 +72,8 @@ final class StandIn {
         PointerByReference handle = new PointerByReference();
         PointerByReference error = new PointerByReference();
         String settings = "{\"Name\":\"" + name + "\",\"Type\":\"" + type + "\",\"Ipams\":[{\"Type\":\"Static\","
-                + "\"Subnets\":[{\"IpAddressPrefix\":\"10.244.0.0/24\"}]}],\"SchemaVersion\":{\"Major\":2,\"Minor\":0}}";
+                + "\"Subnets\":[{\"IpAddressPrefix\":\"10.244.0.0/24\"}]}],"
+                + "\"SchemaVersion\":{\"Major\":2,\"Minor\":0}}";
         int hresult = computeNetwork.HcnCreateNetwork(new Guid.GUID(), new WString(settings), handle, error);
         assertThat(hresult).isZero();
         assertThat(error.getValue()).isNull();

@@ -166,7 +166,8 @@ final class ConfigSchema {
                 }
                 return node.floatValue();
             case DURATION:
-                if (node.isIntegralNumber()) {
+                // Only logging.flushFrequency (a TimeOrMetaDuration) also takes a number of nanoseconds.
+                if (node.isIntegralNumber() && field.path().equals("logging.flushFrequency")) {
                     return Duration.ofNanos(node.longValue());
                 }
                 if (!node.isTextual()) {
@@ -217,6 +218,9 @@ final class ConfigSchema {
     static Object encode(Field field, Object value) {
         if (value instanceof Duration d) {
             return GoDuration.format(d);
+        }
+        if (value instanceof Float f && f == Math.rint(f) && Math.abs(f) < 1e9f) {
+            return (long) f.floatValue();
         }
         if (field.type() == Type.VMODULE) {
             List<Map<String, Object>> out = new ArrayList<>();

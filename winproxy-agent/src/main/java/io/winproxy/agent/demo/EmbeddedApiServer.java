@@ -10,6 +10,7 @@ import io.winproxy.agent.kube.KubeClientFactory;
 import io.winproxy.agent.kube.KubeClientSettings;
 import java.net.InetAddress;
 import java.util.HashMap;
+import java.util.logging.Level;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedApiServer implements AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(EmbeddedApiServer.class);
+    /**
+     * The mock server logs every request at INFO through java.util.logging, which would bury the demo's output.
+     * Held in a field because JUL keeps only weak references to loggers (a collected logger forgets its level).
+     */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG =
+            java.util.logging.Logger.getLogger("io.fabric8.mockwebserver.MockWebServer");
 
     private final KubernetesMockServer server;
     private final KubernetesClient client;
@@ -49,6 +56,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new DemoException("API server port must be 0..65535: " + port);
         }
+        MOCK_SERVER_LOG.setLevel(Level.WARNING);
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
                 dispatcher, false);
         try {

@@ -97,12 +97,9 @@ public final class ManifestLoader {
         List<ManifestProblem> problems = new ArrayList<>();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
              MappingIterator<JsonNode> docs = yaml.readerFor(JsonNode.class).readValues(reader)) {
-            while (true) {
+            while (docs.hasNextValue()) {
+                // hasNextValue() has advanced to the document's first token: its line is where the object starts
                 int line = docs.getParser().currentTokenLocation().getLineNr();
-                if (!docs.hasNextValue()) {
-                    break;
-                }
-                line = Math.max(line, docs.getParser().currentTokenLocation().getLineNr());
                 JsonNode doc = docs.nextValue();
                 if (doc == null || doc.isNull() || doc.isMissingNode()) {
                     continue;

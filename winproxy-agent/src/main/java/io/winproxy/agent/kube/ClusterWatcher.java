@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * in all namespaces with {@link WatchOptions#labelSelector()}, and this Node by {@code metadata.name}. Changes
  * reach the {@link ClusterEventHandler} as plain values on fabric8's informer threads (one serial stream per kind).
  * {@code onServicesSynced()} / {@code onEndpointSlicesSynced()} / {@code onNodeSynced()} run once each, after that
- * kind's initial list has been delivered.
+ * kind's initial list has been delivered. An update that maps to an equal value (an informer resync, a change to a
+ * field the proxy does not read) is not delivered.
  *
  * <p>Survives the API server going away (list and watch are retried with backoff for ever) and a mixed-version
  * control plane answering 503 or 404: the cached state is kept until a list succeeds, so a failure never turns

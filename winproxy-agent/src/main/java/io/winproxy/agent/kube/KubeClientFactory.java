@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.io.File;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +61,7 @@ public final class KubeClientFactory {
             builder.withHttpClientBuilderConsumer(
                     b -> b.addOrReplaceInterceptor(RateLimitInterceptor.NAME, new RateLimitInterceptor(bucket)));
         }
-        logger.info("Kubernetes API server {} (configuration from {}, qps {}, burst {})", config.getMasterUrl(),
+        logger.info("Kubernetes API server {} (configuration from {}, qps {}, burst {})", redact(config.getMasterUrl()),
                 describeSource(settings), settings.qps(), settings.burst());
         return builder.build();
     }
@@ -97,6 +99,16 @@ public final class KubeClientFactory {
             return settings.hasMaster() ? "--kubeconfig with --master override" : "--kubeconfig";
         }
         return settings.hasMaster() ? "--master" : "in-cluster service account or default kubeconfig";
+    }
+
+    /** The URL without user info, query or fragment: what may be logged. */
+    static String redact(String url) {
+        try {
+            URI uri = URI.create(url);
+            return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
+        } catch (IllegalArgumentException | URISyntaxException | NullPointerException e) {
+            return "(unparsable URL)";
+        }
     }
 
     private static String firstLine(String message) {

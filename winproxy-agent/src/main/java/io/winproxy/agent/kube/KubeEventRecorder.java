@@ -124,8 +124,9 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
             Event created = create(kind, namespace, name, type, reason, text, now);
             recent.put(key, new Aggregate(created.getMetadata().getNamespace(), created.getMetadata().getName(),
                     now));
-        } catch (KubernetesClientException e) {
-            logger.debug("Could not write event {} on {} {}/{}: {}", reason, kind, namespace, name, e.getMessage());
+        } catch (RuntimeException e) {
+            // KubernetesClientException for API errors, IllegalStateException once the client is closed
+            logger.debug("Could not write event {} on {} {}/{}: {}", reason, kind, namespace, name, e.toString());
         }
     }
 

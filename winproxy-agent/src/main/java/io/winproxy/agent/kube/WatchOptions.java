@@ -1,6 +1,7 @@
 package io.winproxy.agent.kube;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * What {@link ClusterWatcher} watches.
@@ -38,5 +39,20 @@ public record WatchOptions(String nodeName, String serviceProxyName, Duration re
                 ? "!" + SERVICE_PROXY_NAME_LABEL
                 : SERVICE_PROXY_NAME_LABEL + "=" + serviceProxyName.trim();
         return proxyName + ",!" + HEADLESS_LABEL;
+    }
+
+    /**
+     * Whether an object with these labels passes {@link #labelSelector()}: the same filter applied in memory, for
+     * objects that do not come from the API server (e.g. {@code plan --manifests}).
+     */
+    public boolean selects(Map<String, String> labels) {
+        Map<String, String> l = labels == null ? Map.of() : labels;
+        if (l.containsKey(HEADLESS_LABEL)) {
+            return false;
+        }
+        if (serviceProxyName == null || serviceProxyName.isBlank()) {
+            return !l.containsKey(SERVICE_PROXY_NAME_LABEL);
+        }
+        return serviceProxyName.trim().equals(l.get(SERVICE_PROXY_NAME_LABEL));
     }
 }

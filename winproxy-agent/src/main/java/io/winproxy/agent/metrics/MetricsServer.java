@@ -13,14 +13,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * kube-proxy's metrics server on {@code metricsBindAddress} (default {@code 127.0.0.1:10249}): {@code /metrics}
- * (Prometheus text format), {@code /healthz} (a plain {@code ok}, not the proxier health) and {@code /proxyMode}
- * ({@code kernelspace}); 404 elsewhere. A bind failure is retried every 5 s, or thrown from {@link #start()} with
- * {@code bindAddressHardFail}. Thread-safe.
+ * (Prometheus text format), {@code /healthz} (a plain {@code ok}, not the proxier health), {@code /proxyMode}
+ * ({@code kernelspace}) and, when a configuration source is given, {@code /configz}; 404 elsewhere. A bind
+ * failure is retried every 5 s, or thrown from {@link #start()} with {@code bindAddressHardFail}. Thread-safe.
  */
 public final class MetricsServer implements AutoCloseable {
 
@@ -34,6 +35,7 @@ public final class MetricsServer implements AutoCloseable {
     private final PrometheusAgentMetrics metrics;
     private final boolean hardFail;
     private final SupervisedListener listener;
+    private final Supplier<String> configzJson;
 
     /**
      * @param bindAddress {@code IP:port}; empty or null disables the server
@@ -41,14 +43,37 @@ public final class MetricsServer implements AutoCloseable {
      */
     public static MetricsServer create(String bindAddress, boolean hardFail, String nodeName,
                                        PrometheusAgentMetrics metrics, EventRecorder events) {
+        return create(bindAddress, hardFail, nodeName, metrics, events, null);
+    }
+
+    /**
+     * As {@link #create(String, boolean, String, PrometheusAgentMetrics, EventRecorder)}, also serving
+     * {@code /configz}.
+     *
+     * @param configzJson the effective configuration as a JSON object (a {@code KubeProxyConfiguration}), served as
+     *                    {@code {"kubeproxy.config.k8s.io":<it>}} like kube-proxy; null leaves {@code /configz} out
+     */
+    public static MetricsServer create(String bindAddress, boolean hardFail, String nodeName,
+                                       PrometheusAgentMetrics metrics, EventRecorder events,
+                                       Supplier<String> configzJson) {
         return new MetricsServer(BindAddress.parse("metricsBindAddress", bindAddress).orElse(null), hardFail,
-                nodeName, metrics, events, SupervisedListener.DEFAULT_RETRY_INTERVAL);
+                nodeName, metrics, events, SupervisedListener.DEFAULT_RETRY_INTERVAL, configzJson);
     }
 
     /** @param bindAddress null disables the server */
     public MetricsServer(BindAddress bindAddress, boolean hardFail, String nodeName, PrometheusAgentMetrics metrics,
                          EventRecorder events, Duration retryInterval) {
+        this(bindAddress, hardFail, nodeName, metrics, events, retryInterval, null);
+    }
+
+    /**
+     * @param bindAddress null disables the server
+     * @param configzJson the effective configuration as a JSON object; null leaves {@code /configz} out
+     */
+    public MetricsServer(BindAddress bindAddress, boolean hardFail, String nodeName, PrometheusAgentMetrics metrics,
+                         EventRecorder events, Duration retryInterval, Supplier<String> configzJson) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.configzJson = configzJson;
         this.hardFail = hardFail;
         Objects.requireNonNull(events, "events");
         this.listener = bindAddress == null ? null : new SupervisedListener("metrics server", bindAddress,
@@ -86,8 +111,26 @@ public final class MetricsServer implements AutoCloseable {
             case "/metrics" -> serveMetrics(exchange);
             case "/healthz" -> HttpResponses.send(exchange, 200, HttpResponses.TEXT, "ok", Map.of());
             case "/proxyMode" -> HttpResponses.send(exchange, 200, HttpResponses.TEXT, PROXY_MODE, Map.of());
+            case "/configz" -> serveConfigz(exchange);
             default -> HttpResponses.notFound(exchange);
         }
+    }
+
+    private void serveConfigz(HttpExchange exchange) throws IOException {
+        if (configzJson == null) {
+            HttpResponses.notFound(exchange);
+            return;
+        }
+        String config;
+        try {
+            config = configzJson.get();
+        } catch (RuntimeException e) {
+            logger.warn("cannot render /configz: {}", e.toString());
+            HttpResponses.send(exchange, 500, HttpResponses.TEXT, "cannot render the configuration\n", Map.of());
+            return;
+        }
+        HttpResponses.send(exchange, 200, HttpResponses.JSON, "{\"kubeproxy.config.k8s.io\":" + config + "}",
+                Map.of());
     }
 
     private void serveMetrics(HttpExchange exchange) throws IOException {

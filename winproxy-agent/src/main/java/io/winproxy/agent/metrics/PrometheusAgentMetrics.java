@@ -5,6 +5,7 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.winproxy.agent.health.HealthJson;
 import io.winproxy.policy.model.IpFamily;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -75,7 +76,7 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
                 .register(registry);
         hnsCallDuration = Histogram.builder().name("winproxy_hns_call_duration_seconds")
                 .help("HNS (computenetwork.dll) call latency in seconds by operation").classicOnly()
-                .classicExponentialUpperBounds(0.0005, 2, 16).labelNames("operation").register(registry);
+                .classicExponentialUpperBounds(0.001, 2, 15).labelNames("operation").register(registry);
         loadBalancers = Gauge.builder().name("winproxy_load_balancers")
                 .help("HNS load balancers seen by the last sync, by whether winproxy owns them")
                 .labelNames("ownership").register(registry);
@@ -133,7 +134,7 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
 
     @Override
     public void noLocalEndpoints(IpFamily family, int internal, int external) {
-        noLocalEndpoints.set(family(family), internal, external);
+        noLocalEndpoints.set(family, internal, external);
     }
 
     @Override
@@ -188,7 +189,7 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
     }
 
     private static String family(IpFamily family) {
-        return family == IpFamily.IPV6 ? "IPv6" : "IPv4";
+        return HealthJson.familyName(family);
     }
 
     private static double seconds(Duration duration) {
@@ -209,8 +210,8 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
         private static final String NAME = "kubeproxy_sync_proxy_rules_no_local_endpoints_total";
         private final Map<IpFamily, int[]> values = new EnumMap<>(IpFamily.class);
 
-        synchronized void set(String family, int internal, int external) {
-            values.put("IPv6".equals(family) ? IpFamily.IPV6 : IpFamily.IPV4, new int[] {internal, external});
+        synchronized void set(IpFamily family, int internal, int external) {
+            values.put(family, new int[] {internal, external});
         }
 
         synchronized String exposition() {
@@ -222,7 +223,7 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
                     .append(" [ALPHA] Number of services with a Local traffic policy and no endpoints\n")
                     .append("# TYPE ").append(NAME).append(" gauge\n");
             values.forEach((family, counts) -> {
-                String label = family == IpFamily.IPV6 ? "IPv6" : "IPv4";
+                String label = family(family);
                 text.append(NAME).append("{ip_family=\"").append(label).append("\",traffic_policy=\"internal\"} ")
                         .append(counts[0]).append(".0\n");
                 text.append(NAME).append("{ip_family=\"").append(label).append("\",traffic_policy=\"external\"} ")

@@ -1,7 +1,9 @@
 package io.winproxy.agent.health;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,7 +41,7 @@ public final class HttpProbe {
 
     /** A port that was free a moment ago (for listeners whose port is fixed by the Service). */
     public static int freePort() {
-        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new IllegalStateException(e);

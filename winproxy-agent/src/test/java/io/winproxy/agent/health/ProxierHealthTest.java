@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProxierHealthTest {
@@ -69,8 +70,8 @@ class ProxierHealthTest {
         assertThat(result.lastUpdated()).isEqualTo(START.plusSeconds(3));
         assertThat(result.healthy()).isFalse();
         assertThat(result.status()).containsExactly(
-                java.util.Map.entry(IpFamily.IPV4, new ProxyHealth.FamilyHealth(START.plusSeconds(3), true)),
-                java.util.Map.entry(IpFamily.IPV6, new ProxyHealth.FamilyHealth(START, false)));
+                Map.entry(IpFamily.IPV4, new ProxyHealth.FamilyHealth(START.plusSeconds(3), true)),
+                Map.entry(IpFamily.IPV6, new ProxyHealth.FamilyHealth(START, false)));
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,7 @@ class ServiceHealthServerTest {
         int p4 = HttpProbe.freePort();
         int p5 = HttpProbe.freePort();
         server.syncServices(Map.of("c/d", p2, "e/f", p4, "g/h", p5));
-        assertThat(server.services()).containsExactlyEntriesOf(new java.util.TreeMap<>(
+        assertThat(server.services()).containsExactlyEntriesOf(new TreeMap<>(
                 Map.of("c/d", p2, "e/f", p4, "g/h", p5)));
         expectClosed(p1);
         expectClosed(p3);
