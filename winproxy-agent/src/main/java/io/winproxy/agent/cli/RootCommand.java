@@ -20,7 +20,7 @@ import picocli.CommandLine.Mixin;
  */
 @Command(name = "winproxy", mixinStandardHelpOptions = true, versionProvider = VersionCommand.Provider.class,
         description = "A drop-in replacement for kube-proxy's Windows kernelspace mode.",
-        subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class,
+        subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class, HnsCommand.class,
                 CleanupCommand.class, VersionCommand.class})
 public final class RootCommand implements Callable<Integer> {
     private static final Logger logger = LoggerFactory.getLogger(RootCommand.class);
