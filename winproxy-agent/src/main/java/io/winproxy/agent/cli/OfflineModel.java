@@ -101,8 +101,15 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
             if (!flags.isSet("--network-name")) {
                 flags.set("--network-name", networkName);
             }
+            boolean overlay = hns.getNetworkByName(networkName).map(HostComputeNetwork::isOverlay).orElse(false);
+            if (overlay && !flags.isSet("--source-vip")) {
+                DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
+            }
         } else {
             hns = HnsEmulator.inMemory();
+            if (host.emulatedNetworkType() == HnsHostOptions.NetworkKind.overlay && !flags.isSet("--source-vip")) {
+                DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
+            }
             String sourceVip = flags.get("--source-vip").orElse("");
             EmulatedHost emulated = EmulatedCluster.fresh(hns, host.emulatedNetworkType(),
                     flags.get("--network-name").orElse(null), nodeName, nodes, slices, sourceVip);

@@ -62,7 +62,7 @@ public final class TraceCommand implements Callable<Integer> {
                 ? PacketTracer.trace(model.observed(), model.node(), packet, model.snapshot().desired())
                 : PacketTracer.trace(model.snapshot().desired(), model.node(), packet);
         if (output == OutputFormat.json) {
-            root.context().out().println(MAPPER.writeValueAsString(json(result)));
+            root.context().out().println(MAPPER.writeValueAsString(json(result, model.fromHnsState())));
         } else {
             root.context().out().print(text(packet, result));
         }
@@ -92,13 +92,13 @@ public final class TraceCommand implements Callable<Integer> {
         return new Packet(src, ip, port, p);
     }
 
-    /** The {@code trace -o json} document. */
-    static ObjectNode json(TraceResult result) {
+    /** The {@code trace -o json} document; {@code withIds} adds the HNS ID of the matched load balancer. */
+    static ObjectNode json(TraceResult result, boolean withIds) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("verdict", result.verdict().jsonName());
         if (result.desiredLoadBalancer() != null) {
             ObjectNode lb = PlanOutput.loadBalancer(result.desiredLoadBalancer());
-            if (result.loadBalancer() != null && result.loadBalancer().id() != null) {
+            if (withIds && result.loadBalancer() != null && result.loadBalancer().id() != null) {
                 lb.put("id", result.loadBalancer().id());
             }
             root.set("loadBalancer", lb);
