@@ -78,6 +78,17 @@ public final class HnsEmulator implements HnsClient {
         return new Builder();
     }
 
+    /**
+     * An emulator on an existing state file (for read-mostly commands such as {@code hns list}, which must not
+     * invent an empty host). Throws {@link IllegalArgumentException} naming the file when it does not exist.
+     */
+    public static HnsEmulator openExisting(Path stateFile) {
+        if (!java.nio.file.Files.isRegularFile(stateFile)) {
+            throw new IllegalArgumentException("emulated HNS state file " + stateFile + " does not exist");
+        }
+        return builder().stateFile(stateFile).build();
+    }
+
     /** Configuration of an emulator; every setting is optional. */
     public static final class Builder {
         private HnsVersion version;
