@@ -13,6 +13,7 @@ import io.winproxy.hns.model.HnsCallResponse;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.HostComputeQuery;
 import io.winproxy.hns.model.V1Endpoint;
 import io.winproxy.hns.model.V1Network;
 import io.winproxy.hns.model.V1PolicyList;
@@ -26,7 +27,7 @@ import java.util.TreeSet;
 /**
  * The logic of {@code hns explain}: decodes an HCN/HNS JSON document of any kind and says what it means. Accepts a
  * v2 load balancer, a v1 policy list ({@code Get-HnsPolicyList}), a v2 or v1 endpoint, a v2 or v1 network, an HCN
- * error record, an {@code HNSCall} envelope, a JSON array of those, and PowerShell {@code ConvertTo-Json} output
+ * error record, an {@code HNSCall} envelope, an HCN query document (its double-encoded filter decoded), a JSON array of those, and PowerShell {@code ConvertTo-Json} output
  * (byte-order mark, a prompt line before the JSON, the {@code {"value":[...],"Count":n}} wrapper of Windows
  * PowerShell 5.1, one-element arrays written as bare values, values truncated to {@code System.Object[]}).
  *
@@ -151,6 +152,14 @@ public final class HnsExplainer {
         if (m.contains("subnets") || m.contains("networkadaptername") || m.contains("managementip")
                 || m.contains("macpools") || m.contains("sourcemac") || isNetworkType(node)) {
             return Summaries.v1Network(decode(node, V1Network.class, "v1 network"), notes);
+        }
+        if (m.contains("filter") && Set.of("schemaversion", "flags", "filter").containsAll(m)) {
+            HostComputeQuery q = decode(node, HostComputeQuery.class, "query");
+            try {
+                return Summaries.query(q, q.filterEntries(mapper), notes);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("cannot read query: " + e.getMessage());
+            }
         }
         if (Summaries.isVersionObject(node)) {
             return Summaries.version(new HnsVersion(node.get("Major").asInt(), node.get("Minor").asInt()), notes);

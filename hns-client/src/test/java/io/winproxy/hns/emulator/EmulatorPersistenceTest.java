@@ -101,6 +101,15 @@ class EmulatorPersistenceTest {
     }
 
     @Test
+    void openingAMissingStateFileForReadingIsRefusedWithoutCreatingIt() {
+        Path file = dir.resolve("missing.json");
+
+        assertThatThrownBy(() -> HnsEmulator.openExisting(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("emulated HNS state file " + file + " does not exist");
+        assertThat(file).doesNotExist();
+    }
+
+    @Test
     void aFailedOperationDoesNotChangeTheFile() throws Exception {
         Path file = dir.resolve("hns.json");
         EmulatorFixture f = new EmulatorFixture(HnsEmulator.builder().stateFile(file).build());

@@ -129,6 +129,19 @@ class HnsExplainerTest {
         assertThat(failed.text()).contains("failure").contains("Element not found.");
     }
 
+    @Test
+    void queryDocumentsShowTheirDoubleEncodedFilter() {
+        Explanation e = explainer.explain("{\"SchemaVersion\":{\"Major\":2,\"Minor\":0},\"Flags\":1,"
+                + "\"Filter\":\"{\\\"VirtualNetwork\\\":\\\"1f6f3c2a-9b7d-4e55-8c21-6a0e4d9b3f70\\\"}\"}");
+
+        assertThat(e.kind()).isEqualTo("query");
+        assertThat(e.text()).contains("VirtualNetwork = 1f6f3c2a-9b7d-4e55-8c21-6a0e4d9b3f70").contains("detailed");
+        assertThat(e.json().get("filter").get("VirtualNetwork").asText())
+                .isEqualTo("1f6f3c2a-9b7d-4e55-8c21-6a0e4d9b3f70");
+        assertThatThrownBy(() -> explainer.explain("{\"Filter\":\"{oops\"}"))
+                .hasMessageStartingWith("cannot read query: query Filter is not JSON");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "   ", "hello", "{\"ID\": ", "[]", "42", "{\"Foo\":1,\"Bar\":2}",
         "{\"PortMappings\":[{\"Protocol\":\"tcp-ish\"}]}", "[{\"HostComputeEndpoints\":[\"a\"]}, true]"})

@@ -117,9 +117,9 @@ public record NodeNetwork(NetworkType networkType, String networkName, String no
             return this;
         }
 
-        /** Adds a node IP (its family is derived from the text). */
+        /** Adds a node IP (its family is derived from the text); the first IP of a family wins. */
         public Builder nodeIp(String ip) {
-            nodeIps.put(IpFamily.of(ip), ip);
+            nodeIps.putIfAbsent(IpFamily.of(ip), ip);
             return this;
         }
 

@@ -69,6 +69,26 @@ public final class KubeProxyConfigurationFile {
 
     /** The YAML text {@link #write} writes. */
     public static String render(ProxyConfig config) {
+        try {
+            return yamlWriter().writeValueAsString(document(config));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render the configuration as YAML", e);
+        }
+    }
+
+    /**
+     * The same document as JSON on one line, for the metrics server's {@code /configz} (which wraps it as
+     * {@code {"kubeproxy.config.k8s.io": ...}}).
+     */
+    public static String renderJson(ProxyConfig config) {
+        try {
+            return new ObjectMapper().writeValueAsString(document(config));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render the configuration as JSON", e);
+        }
+    }
+
+    private static Map<String, Object> document(ProxyConfig config) {
         Map<String, Object> root = new TreeMap<>();
         root.put("apiVersion", ConfigSchema.API_VERSION);
         root.put("kind", ConfigSchema.KIND);
@@ -85,11 +105,7 @@ public final class KubeProxyConfigurationFile {
                 section.put(path.substring(dot + 1), encoded);
             }
         });
-        try {
-            return yamlWriter().writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot render the configuration as YAML", e);
-        }
+        return root;
     }
 
     /** Every written field of the configuration, by path. */

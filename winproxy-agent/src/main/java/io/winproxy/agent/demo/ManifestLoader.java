@@ -65,7 +65,7 @@ public final class ManifestLoader {
                 String key = identity(object);
                 Path earlier = origin.put(key, file);
                 if (earlier != null) {
-                    problems.add(new ManifestProblem(file, 0, describe(object) + " is also defined in " + earlier
+                    problems.add(new ManifestProblem(file, 0, identity(object) + " is also defined in " + earlier
                             + "; this file wins", false));
                 }
                 objects.remove(key);
@@ -174,9 +174,5 @@ public final class ManifestLoader {
     static String identity(HasMetadata object) {
         String namespace = object.getMetadata().getNamespace();
         return object.getKind() + " " + (namespace == null ? "" : namespace + "/") + object.getMetadata().getName();
-    }
-
-    private static String describe(HasMetadata object) {
-        return identity(object);
     }
 }

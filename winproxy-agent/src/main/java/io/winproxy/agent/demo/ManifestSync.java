@@ -45,6 +45,8 @@ public final class ManifestSync implements AutoCloseable {
     private final Object syncLock = new Object();
     private ScheduledExecutorService follower;
     private DirectoryFingerprint lastSynced;
+    /** The message of the last failed poll, so that a lasting failure is logged once. Follower thread only. */
+    private String lastFailure;
 
     public ManifestSync(KubernetesClient client, Path dir) {
         this(client, dir, new ManifestLoader());
@@ -113,8 +115,13 @@ public final class ManifestSync implements AutoCloseable {
                             result.deletionsHeld() ? " (deletions held back until every file is valid)" : "");
                 }
             }
+            lastFailure = null;
         } catch (RuntimeException e) {
-            logger.warn("Applying manifests from {} failed, will retry: {}", dir, e.getMessage());
+            String message = String.valueOf(e.getMessage());
+            if (!message.equals(lastFailure)) {
+                logger.warn("Applying manifests from {} failed, will retry every poll: {}", dir, message);
+                lastFailure = message;
+            }
         }
     }
 

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -33,6 +32,7 @@ final class MappedInformer<T extends HasMetadata, V> implements ResourceEventHan
     private final BiConsumer<V, V> handler;
     private final InitialListTracker initialList;
     private final Object failureLogLock = new Object();
+    private volatile boolean closed;
     private Instant lastFailureLog = Instant.EPOCH;
     private long failuresSinceLog;
 
@@ -58,7 +58,11 @@ final class MappedInformer<T extends HasMetadata, V> implements ResourceEventHan
     void start() {
         informer.start().whenComplete((ignored, failure) -> {
             if (failure != null) {
-                logger.error("{} informer stopped: {}", kind, failure.toString());
+                if (closed) {
+                    logger.debug("{} informer closed before its initial list completed", kind);
+                } else {
+                    logger.error("{} informer stopped: {}", kind, failure.toString());
+                }
             } else {
                 initialList.listed(informer.getStore().listKeys());
             }
@@ -142,11 +146,7 @@ final class MappedInformer<T extends HasMetadata, V> implements ResourceEventHan
 
     @Override
     public void close() {
+        closed = true;
         informer.close();
-    }
-
-    /** A future that completes when the informer has stopped. */
-    CompletableFuture<Void> stopped() {
-        return informer.stopped().toCompletableFuture();
     }
 }

@@ -220,6 +220,15 @@ class KubeProxyConfigurationFileTest {
     }
 
     @Test
+    void theJsonRenderingIsTheSameDocumentOnOneLine() throws Exception {
+        ProxyConfig c = KubeProxyConfigurationFile.read(resource("sdn-helper-dsr.json"), ENV);
+        String json = KubeProxyConfigurationFile.renderJson(c);
+        assertThat(json).doesNotContain("\n").startsWith("{\"apiVersion\":\"kubeproxy.config.k8s.io/v1alpha1\"");
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json))
+                .isEqualTo(tree(KubeProxyConfigurationFile.render(c)));
+    }
+
+    @Test
     void writingReplacesAnExistingFile() throws Exception {
         Path f = dir.resolve("sub/dir/config.yaml");
         ProxyConfig c = ConfigResolver.resolve(new ProxyFlags(), ENV);

@@ -148,4 +148,27 @@ class ManifestSyncIT {
 
         assertThatThrownBy(missing::syncOnce).isInstanceOf(DemoException.class).hasMessageContaining("absent");
     }
+
+    @Test
+    void aChangedLoadBalancerIngressInTheFileReachesTheServicesStatus() throws IOException {
+        ExampleCluster.extractTo(dir);
+        sync.syncOnce();
+        Path file = dir.resolve("shop-loadbalancer.yaml");
+
+        Files.writeString(file, Files.readString(file).replace("203.0.113.10", "203.0.113.99"));
+        ManifestSync.Result result = sync.syncOnce();
+
+        assertThat(result.updated()).isEqualTo(1);
+        assertThat(service("shop", "storefront").getStatus().getLoadBalancer().getIngress())
+                .extracting(i -> i.getIp()).containsExactly("203.0.113.99");
+        assertThat(sync.syncOnce().changedAnything()).isFalse();
+    }
+
+    @Test
+    void aSecondServerOnATakenPortIsAOneLineError() {
+        assertThatThrownBy(() -> EmbeddedApiServer.start(server.port()))
+                .isInstanceOf(DemoException.class)
+                .hasMessageContaining("127.0.0.1:" + server.port())
+                .hasMessageNotContaining("\n");
+    }
 }
