@@ -8,6 +8,7 @@ import io.winproxy.agent.config.ConfigException;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoException;
 import io.winproxy.agent.kube.KubeClientException;
+import io.winproxy.dsr.DsrConfigurationException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +57,8 @@ public final class Main {
 
     private int handle(Exception e) {
         PrintStream err = context.err();
-        if (e instanceof ConfigException || e instanceof UsageException || e instanceof KubeClientException) {
+        if (e instanceof ConfigException || e instanceof UsageException || e instanceof KubeClientException
+                || e instanceof DsrConfigurationException) {
             err.println("winproxy: " + firstLine(e.getMessage()));
             return EXIT_USAGE;
         }

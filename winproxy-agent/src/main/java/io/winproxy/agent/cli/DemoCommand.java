@@ -7,6 +7,7 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoCluster;
 import io.winproxy.agent.demo.ExampleCluster;
 import io.winproxy.agent.kube.NodeMapper;
+import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
@@ -104,6 +105,7 @@ public final class DemoCommand implements Callable<Integer> {
                 flags.get("--source-vip").filter(v -> !v.isEmpty()).ifPresent(emulated::ensureHostEndpoint);
             }
             ProxyConfig config = ConfigResolver.resolve(flags, context.env());
+            LoggingSetup.configure(config.logging());
             config.warnings().forEach(w -> logger.warn("{}", w));
             Path stateDir = host.stateDirGiven() ? host.stateDir(context.env())
                     : Files.createTempDirectory("winproxy-demo-state");

@@ -1,21 +1,27 @@
 package io.winproxy.agent.cli;
 
 import io.winproxy.agent.config.ProxyConfig;
+import io.winproxy.dsr.DirectServerReturn;
+import io.winproxy.dsr.DsrSettings;
 import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.policy.spi.LoadBalancerFeature;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * The load-balancer features of the policy, in the order they are consulted. Each feature is one line here (the
- * DSR feature of the {@code dsr} module goes here when it is available).
- */
+/** The load-balancer features of the policy, in the order they are consulted; adding one is one line here. */
 final class LoadBalancerFeatures {
     private LoadBalancerFeatures() {
     }
 
+    /**
+     * @throws io.winproxy.dsr.DsrConfigurationException when {@code --enable-dsr} cannot be honoured (the
+     *                                                    {@code WinDSR} gate is off, or HNS lacks DSR)
+     */
     static List<LoadBalancerFeature> of(ProxyConfig config, HnsCapabilities capabilities) {
         List<LoadBalancerFeature> features = new ArrayList<>();
+        features.add(new DirectServerReturn(DsrSettings.resolve(config.enableDsr(),
+                config.featureGates().enabled(DsrSettings.WIN_DSR_GATE), capabilities.dsr(),
+                capabilities.version().toString())));
         return features;
     }
 }

@@ -16,6 +16,7 @@ import io.winproxy.agent.demo.ManifestSet;
 import io.winproxy.agent.kube.EndpointSliceMapper;
 import io.winproxy.agent.kube.NodeMapper;
 import io.winproxy.agent.kube.ServiceMapper;
+import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.agent.sync.HostView;
 import io.winproxy.agent.sync.NodeNetworkFactory;
@@ -119,6 +120,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
             }
         }
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
+        LoggingSetup.configure(config.logging());
 
         OwnershipJournal journal = host.stateDirGiven() ? OwnershipJournal.open(host.stateDir(context.env()))
                 : OwnershipJournal.inMemory();

@@ -1,14 +1,18 @@
 package io.winproxy.agent.cli;
 
 import io.winproxy.agent.config.ConfigException;
+import io.winproxy.agent.config.ConfigFileWatcher;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
+import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.hns.HnsClient;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -42,14 +46,15 @@ public final class RootCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws ConfigException, InterruptedException {
+    public Integer call() throws ConfigException, InterruptedException, IOException {
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
+        LoggingSetup.configure(config.logging());
         config.warnings().forEach(w -> logger.warn("{}", w));
         if (config.writeConfigTo().isPresent()) {
             Path target = config.writeConfigTo().get();
             try {
                 KubeProxyConfigurationFile.write(config, target);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException("--write-config-to: cannot write " + target + ": " + e.getMessage(), e);
             }
             context.out().println("Wrote the configuration to " + target);
@@ -64,7 +69,26 @@ public final class RootCommand implements Callable<Integer> {
                 host.stateDir(context.env()), null, List.of(),
                 LoadBalancerFeatures.of(config, hns.capabilities()), null, null));
         context.shutdown().onShutdown(agent::close);
+        AtomicBoolean configChanged = new AtomicBoolean();
+        ConfigFileWatcher watcher = null;
+        if (config.configFile().isPresent()) {
+            try {
+                watcher = ConfigFileWatcher.start(config.configFile().get(), message -> {
+                    configChanged.set(true);
+                    agent.close();
+                });
+            } catch (IOException e) {
+                logger.warn("Cannot watch {} for changes: {}", config.configFile().get(), e.getMessage());
+            }
+        }
         agent.awaitStop();
+        if (watcher != null) {
+            watcher.close();
+        }
+        if (configChanged.get()) {
+            // kube-proxy exits so that its supervisor restarts it with the new file.
+            throw new IllegalStateException(ConfigFileWatcher.MESSAGE);
+        }
         return 0;
     }
 }
