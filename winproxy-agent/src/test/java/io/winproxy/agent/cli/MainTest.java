@@ -1,0 +1,109 @@
+package io.winproxy.agent.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Exit codes and one-line errors of the command line. */
+class MainTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anUnknownFlagExitsWith2AndOneLineNamingIt() {
+        CliRunner.Result r = CliRunner.run("--no-such-flag=1");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("--no-such-flag").doesNotContain("at io.winproxy");
+    }
+
+    @Test
+    void anInvalidFlagValueExitsWith2NamingTheFlag() {
+        CliRunner.Result r = CliRunner.run("--hostname-override=a", "--network-name=n",
+                "--iptables-sync-period=banana");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("--iptables-sync-period");
+    }
+
+    @Test
+    void runningWithoutANetworkNameExitsWith2NamingKubeNetwork() {
+        CliRunner.Result r = CliRunner.run(Map.of(), "--hostname-override=a", "--hns=emulated");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("KUBE_NETWORK").contains("--network-name");
+    }
+
+    @Test
+    void enableDsrWithTheGateOffExitsWith2NamingTheGate() {
+        CliRunner.Result r = CliRunner.run("plan", "--manifests", SyncCluster.dir().toString(),
+                "--hostname-override=win-a", "--enable-dsr", "--feature-gates=WinDSR=false", "-o", "json");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("WinDSR");
+    }
+
+    @Test
+    void aMissingManifestsDirectoryExitsWith2NamingTheOption() {
+        CliRunner.Result r = CliRunner.run("plan", "--manifests", dir.resolve("nope").toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("--manifests");
+    }
+
+    @Test
+    void aTraceDestinationWithoutPortExitsWith2() {
+        CliRunner.Result r = CliRunner.run("trace", "--src", "10.0.0.1", "--dst", "10.96.0.10");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--dst");
+    }
+
+    @Test
+    void aTraceWithoutItsRequiredOptionsExitsWith2() {
+        CliRunner.Result r = CliRunner.run("trace", "--dst", "10.96.0.10:53");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--src");
+    }
+
+    @Test
+    void anUnknownHnsObjectKindExitsWith2() {
+        CliRunner.Result r = CliRunner.run("hns", "delete", "policy", "abc", "--hns-state",
+                dir.resolve("h.json").toString(), "--state-dir", dir.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("load-balancer or endpoint");
+    }
+
+    @Test
+    void anUnexplainableDocumentExitsWith2() throws Exception {
+        Path doc = Files.writeString(dir.resolve("doc.json"), "{\"hello\": 1}");
+        CliRunner.Result r = CliRunner.run("hns", "explain", doc.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.errLines()).isEqualTo(1);
+    }
+
+    @Test
+    void versionPrintsTheVersionAndExits0() {
+        CliRunner.Result r = CliRunner.run("version");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).startsWith("winproxy ");
+    }
+
+    @Test
+    void writeConfigToWritesTheFileAndExits0() {
+        Path target = dir.resolve("kube-proxy.yaml");
+        CliRunner.Result r = CliRunner.run("--hostname-override=win-a", "--network-name=overlay",
+                "--write-config-to=" + target);
+        assertThat(r.exitCode()).isZero();
+        assertThat(target).exists().content().contains("KubeProxyConfiguration");
+    }
+
+    @Test
+    void windowsHnsOnLinuxExitsWith2() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(HnsHostOptions.isWindows());
+        CliRunner.Result r = CliRunner.run("hns", "list", "--hns=windows");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--hns");
+    }
+}
