@@ -1,0 +1,132 @@
+package io.winproxy.agent.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.winproxy.agent.dataplane.HnsDataplane;
+import io.winproxy.agent.dataplane.OwnershipJournal;
+import io.winproxy.agent.health.ProxierHealth;
+import io.winproxy.agent.health.ProxyHealthServer;
+import io.winproxy.agent.kube.EventRecorder;
+import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.policy.desired.PolicyCalculator;
+import io.winproxy.policy.desired.PolicyConfig;
+import io.winproxy.policy.model.EndpointSliceInfo;
+import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.model.ServiceInfo;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The sync loop on a manual clock, with the real policy and dataplane over the HNS emulator. */
+class ProxySyncLoopTest {
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final HnsEmulator hns = HnsEmulator.inMemory();
+    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final List<SyncReport> reports = new ArrayList<>();
+    private EmulatedHost host;
+    private ProxyHealthServer health;
+    private ProxySyncLoop loop;
+
+    @BeforeEach
+    void setUp() {
+        host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");
+        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
+        host.syncLocalEndpoints(Set.of("10.244.1.5"));
+        EventRecorder recorder = (kind, ns, name, type, reason, message) ->
+                events.add(type + " " + reason + " " + kind + " " + ns + "/" + name);
+        health = new ProxyHealthServer(null, new ProxierHealth(Duration.ofSeconds(60), Clock.systemUTC()), false,
+                "win-a", AgentMetrics.NOOP, recorder, Duration.ofSeconds(1));
+        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
+                new NodeNetworkFactory("win-a", "", "cbr0", "192.168.1.11", ""), AgentMetrics.NOOP, Instant.EPOCH);
+        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
+                System::nanoTime);
+        loop = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder, Clock.systemUTC(),
+                List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
+                Duration.ofSeconds(30)), scheduler, reports::add);
+        loop.start();
+        hns.journal().reset();
+    }
+
+    private static ServiceInfo web(String targetPort) {
+        return new ServiceInfo("default", "web", "ClusterIP", List.of("10.96.0.80"), List.of("IPv4"),
+                List.of(new ServiceInfo.ServicePortSpec("http", "TCP", 80, targetPort, 0)), List.of(), List.of(),
+                "None", 0, null, null, 0, null, null);
+    }
+
+    private static EndpointSliceInfo slice() {
+        return new EndpointSliceInfo("default", "web-1", "web", "IPv4",
+                List.of(new EndpointSliceInfo.SlicePort("http", "TCP", 8080)),
+                List.of(new EndpointSliceInfo.SliceEndpoint(List.of("10.244.1.5"), true, null, null, "win-a", null,
+                        null, null)), null);
+    }
+
+    @Test
+    void startingEmitsTheNodeStartingEvent() {
+        assertThat(events).containsExactly("Normal Starting Node /win-a");
+    }
+
+    @Test
+    void nothingIsWrittenToHnsBeforeServicesAndEndpointSlicesHaveBothSynced() {
+        loop.onService(null, web("8080"));
+        loop.onEndpointSlice(null, slice());
+        loop.onServicesSynced();
+        scheduler.advanceMillis(60_000);
+        assertThat(hns.journal().writes()).isZero();
+        assertThat(reports).isEmpty();
+
+        loop.onEndpointSlicesSynced();
+        scheduler.advanceMillis(1000);
+        assertThat(reports).hasSize(1);
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+    }
+
+    @Test
+    void changesAreCoalescedAndAnUnchangedClusterWritesNothingOnPeriodicSyncs() {
+        loop.onServicesSynced();
+        loop.onEndpointSlicesSynced();
+        scheduler.advanceMillis(0);
+        loop.onService(null, web("8080"));
+        loop.onEndpointSlice(null, slice());
+        scheduler.advanceMillis(1000);
+        assertThat(reports).hasSize(2);
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+
+        hns.journal().reset();
+        scheduler.advanceMillis(90_000);
+        assertThat(reports).hasSize(5);
+        assertThat(hns.journal().writes()).isZero();
+    }
+
+    @Test
+    void aMissingNetworkFailsTheSyncWithoutReportingHealthAndIsRetried() {
+        loop.onServicesSynced();
+        loop.onEndpointSlicesSynced();
+        Instant before = health.health().health().lastUpdated();
+        host.syncLocalEndpoints(Set.of());
+        host.deleteNetwork();
+        scheduler.advanceMillis(0);
+        assertThat(reports).isEmpty();
+        assertThat(health.health().health().lastUpdated()).isEqualTo(before);
+    }
+
+    @Test
+    void aPolicyWarningBecomesOneWarningEventNotOnePerSync() {
+        loop.onServicesSynced();
+        loop.onEndpointSlicesSynced();
+        loop.onService(null, new ServiceInfo("default", "bad", "ClusterIP", List.of("10.96.0.81"), List.of("IPv4"),
+                List.of(new ServiceInfo.ServicePortSpec("sctp", "SCTP", 80, "80", 0)), List.of(), List.of(), "None",
+                0, null, null, 0, null, null));
+        scheduler.advanceMillis(0);
+        scheduler.advanceMillis(90_000);
+        assertThat(events.stream().filter(e -> e.startsWith("Warning")).toList()).hasSize(1)
+                .allSatisfy(e -> assertThat(e).contains("Service default/bad"));
+    }
+}
