@@ -11,6 +11,7 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.SchemaVersion;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -81,7 +82,7 @@ public final class HnsEmulator implements HnsClient {
      * invent an empty host). Throws {@link IllegalArgumentException} naming the file when it does not exist.
      */
     public static HnsEmulator openExisting(Path stateFile) {
-        if (!java.nio.file.Files.isRegularFile(stateFile)) {
+        if (!Files.isRegularFile(stateFile)) {
             throw new IllegalArgumentException("emulated HNS state file " + stateFile + " does not exist");
         }
         return builder().stateFile(stateFile).build();
@@ -352,7 +353,7 @@ public final class HnsEmulator implements HnsClient {
             stateFile.read().ifPresent(store::load);
             long before = store.revision();
             T result = op.get();
-            if (store.revision() != before || (mayWrite && !java.nio.file.Files.exists(stateFile.path()))) {
+            if (store.revision() != before || (mayWrite && !Files.exists(stateFile.path()))) {
                 stateFile.write(store.toDocument());
             }
             return result;
