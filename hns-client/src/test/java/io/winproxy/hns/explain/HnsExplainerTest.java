@@ -116,6 +116,19 @@ class HnsExplainerTest {
     }
 
     @Test
+    void defaultDepthPolicyListIsRebuiltFromPowerShellStrings() {
+        Explanation e = explainer.explain(golden.text(
+                "explain/defaultDepthPolicyListIsRebuiltFromPowerShellStrings.json"));
+
+        assertThat(e.kind()).isEqualTo("policy-list");
+        assertThat(e.json().get("externalPort").asInt()).isEqualTo(53);
+        assertThat(e.json().get("protocol").asText()).isEqualTo("UDP");
+        assertThat(e.json().get("portMappingFlags").get(0).asText()).isEqualTo("ILB");
+        assertThat(e.json().get("backendEndpoints")).hasSize(2);
+        assertThat(e.text()).contains("System.Object[]:53/UDP").contains("-Depth 10");
+    }
+
+    @Test
     void hnsCallEnvelopesAreUnwrapped() {
         Explanation version = explainer.explain(golden.text("hnsCallEnvelopeDecodesOutput.json"));
         Explanation lists = explainer.explain("{\"Success\":true,\"Output\":"
