@@ -28,9 +28,10 @@ import java.util.TreeSet;
 /**
  * The logic of {@code hns explain}: decodes an HCN/HNS JSON document of any kind and says what it means. Accepts a
  * v2 load balancer, a v1 policy list ({@code Get-HnsPolicyList}), a v2 or v1 endpoint, a v2 or v1 network, an HCN
- * error record, an {@code HNSCall} envelope, an HCN query document (its double-encoded filter decoded), a JSON array of those, and PowerShell {@code ConvertTo-Json} output
- * (byte-order mark, a prompt line before the JSON, the {@code {"value":[...],"Count":n}} wrapper of Windows
- * PowerShell 5.1, one-element arrays written as bare values, values truncated to {@code System.Object[]}).
+ * error record, an {@code HNSCall} envelope, an HCN query document (its double-encoded filter decoded), a JSON
+ * array of those, and PowerShell {@code ConvertTo-Json} output (byte-order mark, a prompt line before the JSON, the
+ * {@code {"value":[...],"Count":n}} wrapper of Windows PowerShell 5.1, one-element arrays written as bare values,
+ * objects written as {@code "@{k=v; ...}"} strings and arrays cut to {@code System.Object[]} beyond its depth).
  *
  * <p>Anything else is refused with an {@link IllegalArgumentException} whose message is one line (never a parser
  * stack trace). Stateless and thread-safe.

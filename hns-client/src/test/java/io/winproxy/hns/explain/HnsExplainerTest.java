@@ -31,7 +31,8 @@ class HnsExplainerTest {
                 "loadBalancerFromHnsDecodesAndReencodesWithoutServerMembers.json"));
 
         assertThat(e.kind()).isEqualTo("load-balancer");
-        assertThat(e.text()).contains("10.96.0.10:53/UDP").contains("Flags:             -").contains("Distribution:      None");
+        assertThat(e.text()).contains("10.96.0.10:53/UDP").contains("Flags:             -")
+                .contains("Distribution:      None");
         assertThat(e.json().get("protocol").asText()).isEqualTo("UDP");
     }
 
