@@ -17,7 +17,10 @@ class EndpointSliceCacheTest {
     static final ServicePortName P80 = new ServicePortName("ns1", "svc1", "port-0", Protocol.TCP);
     static final ServicePortName P443 = new ServicePortName("ns1", "svc1", "port-1", Protocol.TCP);
 
-    /** Upstream's generator: endpoints 10.0.{id}.{i}, unready when i%unreadyMod==0, terminating when i%terminatingMod==0. */
+    /**
+     * Upstream's generator: endpoints 10.0.{id}.{i}; unready when i%unreadyMod==0,
+     * terminating when i%terminatingMod==0.
+     */
     static EndpointSliceInfo generate(String ns, String svc, int id, int count, int unreadyMod, int terminatingMod,
                                       List<String> hosts, int... ports) {
         Slice s = slice(ns, svc + "-" + id, svc);
