@@ -36,11 +36,13 @@ final class ServicePortPolicy {
     private final NodeNetwork node;
     private final PolicyConfig config;
     private final List<LoadBalancerFeature> features;
+    private final RemoteSubnets remoteSubnets;
 
     ServicePortPolicy(NodeNetwork node, PolicyConfig config, List<LoadBalancerFeature> features) {
         this.node = node;
         this.config = config;
         this.features = features;
+        this.remoteSubnets = new RemoteSubnets(node.remoteSubnets());
     }
 
     Result compute(ServicePortInfo svc, List<EndpointInfo> endpoints) {
@@ -183,7 +185,7 @@ final class ServicePortPolicy {
             }
             String pa = "";
             if (node.networkType() == NetworkType.OVERLAY) {
-                String found = node.providerAddressOf(ip).orElse("");
+                String found = remoteSubnets.providerAddressOf(ip).orElse("");
                 if (found.isEmpty() || found.equals(ip)) {
                     sourceVip = node.nodeIp(family); // a node IP or a "public" IP: SNAT to the node IP
                 }
