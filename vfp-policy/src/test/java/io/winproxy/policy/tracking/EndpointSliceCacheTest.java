@@ -189,4 +189,14 @@ class EndpointSliceCacheTest {
         assertThat(cache.updatePending(slice("ns9", "nope-1", "nope").build(), true))
                 .as("removing an unknown slice").isFalse();
     }
+
+    @Test
+    void theResultDoesNotDependOnTheOrderSlicesArrive() {
+        EndpointSliceInfo a = slice("ns1", "svc1-a", "svc1").port("port-0", 80)
+                .endpoint("10.0.1.1", "host1", false, true, true).ready("10.0.1.2", "host1").build();
+        EndpointSliceInfo b = slice("ns1", "svc1-b", "svc1").port("port-0", 80).ready("10.0.1.1", "host2")
+                .endpoint("10.0.1.2", "host2", false, true, true).build();
+        assertThat(build(a, b)).isEqualTo(build(b, a));
+        assertThat(build(a, b).get(P80)).extracting(EndpointInfo::nodeName).containsExactly("host2", "host1");
+    }
 }
