@@ -1,8 +1,6 @@
 package io.winproxy.agent.config;
 
 import io.winproxy.agent.logging.LoggingOptions;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -11,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Builds the one {@link ProxyConfig} of a run, with kube-proxy's precedence ({@code Options.Complete}):
@@ -52,11 +51,17 @@ public final class ConfigResolver {
      * Resolves and validates the configuration.
      *
      * @param flags the parsed command line
-     * @param env   the process environment ({@code KUBE_NETWORK}; {@code COMPUTERNAME}/{@code HOSTNAME} for the
-     *              host name before asking the OS)
+     * @param env   the process environment ({@code KUBE_NETWORK}; {@code COMPUTERNAME}/{@code HOSTNAME} only when
+     *              the OS cannot tell the host name)
      * @throws ConfigException naming every invalid flag or field
      */
     public static ProxyConfig resolve(ProxyFlags flags, Map<String, String> env) throws ConfigException {
+        return resolve(flags, env, () -> HostName.machine(env));
+    }
+
+    /** {@link #resolve(ProxyFlags, Map)} with the machine's host name given (tests). */
+    static ProxyConfig resolve(ProxyFlags flags, Map<String, String> env, Supplier<String> machineHostname)
+            throws ConfigException {
         ConfigDraft draft = new ConfigDraft();
         Optional<Path> configFile = flags.get("--config").filter(s -> !s.isEmpty()).map(Path::of);
         Optional<Path> writeConfigTo = flags.get("--write-config-to").filter(s -> !s.isEmpty()).map(Path::of);
@@ -89,7 +94,8 @@ public final class ConfigResolver {
         }
 
         String configuredOverride = resolveHostnameOverride(draft);
-        String nodeName = configuredOverride.isEmpty() ? machineHostname(env) : configuredOverride;
+        String nodeName = configuredOverride.isEmpty()
+                ? machineHostname.get().trim().toLowerCase(Locale.ROOT) : configuredOverride;
         if (nodeName.isEmpty()) {
             draft.error("empty hostname is invalid: the machine has no host name; set --hostname-override");
         }
@@ -261,24 +267,6 @@ public final class ConfigResolver {
             return "";
         }
         return trimmed.toLowerCase(Locale.ROOT);
-    }
-
-    /** Go's {@code os.Hostname()} lower-cased and trimmed, as kube-proxy's {@code GetHostname}. */
-    static String machineHostname(Map<String, String> env) {
-        for (String name : List.of("COMPUTERNAME", "HOSTNAME")) {
-            String value = env.get(name);
-            if (value != null && !value.isBlank()) {
-                return value.trim().toLowerCase(Locale.ROOT);
-            }
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName().trim().toLowerCase(Locale.ROOT);
-        } catch (UnknownHostException e) {
-            // The JDK reports "<hostname>: <reason>" when the name is known but does not resolve.
-            String message = String.valueOf(e.getMessage());
-            int colon = message.indexOf(':');
-            return colon > 0 ? message.substring(0, colon).trim().toLowerCase(Locale.ROOT) : "";
-        }
     }
 
     private static boolean boolFlag(ProxyFlags flags, String flag, ConfigDraft draft) {

@@ -46,6 +46,11 @@ public final class KubeProxyConfigurationFile {
         return ConfigResolver.resolve(new ProxyFlags().set("--config", path.toString()), env);
     }
 
+    /** {@link #read(Path, Map)} with the machine's host name given (tests). */
+    static ProxyConfig read(Path path, Map<String, String> env, String machineHostname) throws ConfigException {
+        return ConfigResolver.resolve(new ProxyFlags().set("--config", path.toString()), env, () -> machineHostname);
+    }
+
     /**
      * Writes the configuration as a KubeProxyConfiguration YAML file (atomically: a temporary file renamed over
      * the target). Reading it back with {@link #read} yields an equal configuration, apart from

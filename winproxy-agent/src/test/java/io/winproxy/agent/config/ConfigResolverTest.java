@@ -17,13 +17,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ConfigResolverTest {
 
-    static final Map<String, String> ENV = Map.of("COMPUTERNAME", "WIN-NODE-1", "KUBE_NETWORK", "Calico");
+    static final Map<String, String> ENV = Map.of("KUBE_NETWORK", "Calico");
 
     @TempDir
     Path dir;
 
     static ProxyConfig resolve(String... args) throws ConfigException {
-        return ConfigResolver.resolve(ProxyFlags.parse(args), ENV);
+        return ConfigResolver.resolve(ProxyFlags.parse(args), ENV, () -> "WIN-NODE-1 ");
     }
 
     static String errorOf(String... args) {
@@ -107,6 +107,20 @@ class ConfigResolverTest {
     }
 
     @Test
+    void withoutAnOverrideTheNodeNameIsTheMachinesHostNameLowerCased() throws ConfigException {
+        ProxyConfig c = ConfigResolver.resolve(new ProxyFlags(), Map.of("KUBE_NETWORK", "x"));
+        assertThat(c.hostnameOverride()).isEqualTo(HostName.machine(Map.of())).isNotEmpty()
+                .isEqualTo(c.hostnameOverride().toLowerCase(java.util.Locale.ROOT).trim());
+        assertThat(c.configuredHostnameOverride()).isEmpty();
+    }
+
+    @Test
+    void aMachineWithoutHostNameNeedsAnOverride() {
+        assertThatThrownBy(() -> ConfigResolver.resolve(new ProxyFlags(), ENV, () -> ""))
+                .hasMessage("empty hostname is invalid: the machine has no host name; set --hostname-override");
+    }
+
+    @Test
     void aBlankHostnameOverrideIsAnErrorNamingTheFlag() {
         assertThat(errorOf("--hostname-override=   "))
                 .isEqualTo("invalid value for --hostname-override: \"   \": empty hostname-override is invalid");
@@ -116,7 +130,7 @@ class ConfigResolverTest {
     void theNetworkNameFallsBackToKubeNetworkAndTheFlagWins() throws ConfigException {
         assertThat(resolve().networkName()).isEqualTo("Calico");
         assertThat(resolve("--network-name=azure").networkName()).isEqualTo("azure");
-        ProxyConfig none = ConfigResolver.resolve(new ProxyFlags(), Map.of("COMPUTERNAME", "n"));
+        ProxyConfig none = ConfigResolver.resolve(new ProxyFlags(), Map.of(), () -> "n");
         assertThat(none.networkName()).isEmpty();
         assertThat(none.warnings()).anyMatch(w -> w.contains("KUBE_NETWORK"));
         assertThatThrownBy(none::requireNetworkName)
