@@ -231,6 +231,19 @@ class KubeProxyConfigurationFileTest {
     }
 
     @Test
+    void aPowerShellWrittenUtf16FileWithByteOrderMarkIsRead() throws Exception {
+        byte[] json = Files.readAllBytes(resource("sdn-helper-dsr.json"));
+        String text = new String(json, java.nio.charset.StandardCharsets.UTF_8).replace("\n", "\r\n");
+        Path f = dir.resolve("utf16.json");
+        Files.write(f, ("\uFEFF" + text).getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+        assertThat(KubeProxyConfigurationFile.read(f, ENV, HOST).networkName()).isEqualTo("l2bridge");
+        Path utf8 = dir.resolve("utf8bom.yaml");
+        Files.write(utf8, ("\uFEFFapiVersion: kubeproxy.config.k8s.io/v1alpha1\r\nkind: KubeProxyConfiguration\r\n"
+                + "winkernel:\r\n  networkName: x\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(KubeProxyConfigurationFile.read(utf8, ENV, HOST).networkName()).isEqualTo("x");
+    }
+
+    @Test
     void writingReplacesAnExistingFile() throws Exception {
         Path f = dir.resolve("sub/dir/config.yaml");
         ProxyConfig c = ConfigResolver.resolve(new ProxyFlags(), ENV, () -> HOST);
