@@ -4,7 +4,6 @@ import io.winproxy.agent.logging.LoggingOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -103,9 +102,9 @@ public final class ConfigResolver {
         String network = configuredNetwork.isEmpty()
                 ? Optional.ofNullable(env.get("KUBE_NETWORK")).map(String::trim).orElse("") : configuredNetwork;
 
-        LoggingOptions logging = loggingOptions(flags, draft);
-        boolean cleanup = boolFlag(flags, "--cleanup", draft);
-        if (boolFlag(flags, "--init-only", draft)) {
+        LoggingOptions logging = LoggingFlags.loggingOptions(flags, draft);
+        boolean cleanup = LoggingFlags.boolFlag(flags, "--cleanup", draft);
+        if (LoggingFlags.boolFlag(flags, "--init-only", draft)) {
             draft.error("--init-only is not implemented on Windows");
         }
         String priorityClass = flags.get("--windows-priorityclass").orElse("");
@@ -151,7 +150,7 @@ public final class ConfigResolver {
                 draft.bool("windowsRunAsService"),
                 priorityClass,
                 logging,
-                linuxSettings(draft),
+                LinuxSettings.from(draft),
                 cleanup,
                 configFile,
                 writeConfigTo,
@@ -267,99 +266,6 @@ public final class ConfigResolver {
             return "";
         }
         return trimmed.toLowerCase(Locale.ROOT);
-    }
-
-    private static boolean boolFlag(ProxyFlags flags, String flag, ConfigDraft draft) {
-        Optional<String> text = flags.get(flag);
-        if (text.isEmpty()) {
-            return false;
-        }
-        try {
-            return FlagValues.parseBool(text.get());
-        } catch (IllegalArgumentException e) {
-            draft.invalidFlag(flag, text.get(), e.getMessage());
-            return false;
-        }
-    }
-
-    private static LoggingOptions loggingOptions(ProxyFlags flags, ConfigDraft draft) {
-        LoggingOptions defaults = LoggingOptions.defaults();
-        boolean toStderr = flags.isSet("--logtostderr") ? boolFlag(flags, "--logtostderr", draft)
-                : defaults.logToStderr();
-        boolean alsoToStderr = boolFlag(flags, "--alsologtostderr", draft);
-        long maxSize = defaults.logFileMaxSizeMb();
-        Optional<String> maxText = flags.get("--log-file-max-size");
-        if (maxText.isPresent()) {
-            try {
-                maxSize = Long.parseLong(maxText.get().trim());
-                if (maxSize < 0) {
-                    draft.invalidFlag("--log-file-max-size", maxText.get(), "must be greater than or equal to 0");
-                }
-            } catch (NumberFormatException e) {
-                draft.invalidFlag("--log-file-max-size", maxText.get(),
-                        "strconv.ParseUint: parsing \"" + maxText.get() + "\": invalid syntax");
-            }
-        }
-        String threshold = defaults.stderrThreshold();
-        Optional<String> thresholdText = flags.get("--stderrthreshold");
-        if (thresholdText.isPresent()) {
-            threshold = severity(thresholdText.get());
-            if (threshold == null) {
-                draft.invalidFlag("--stderrthreshold", thresholdText.get(),
-                        "must be one of INFO, WARNING, ERROR, FATAL or 0-3");
-                threshold = defaults.stderrThreshold();
-            }
-        }
-        Object options = draft.get("logging.options");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> formatOptions = options instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-        return new LoggingOptions(
-                draft.integer("logging.verbosity"),
-                draft.string("logging.vmodule"),
-                draft.string("logging.format"),
-                draft.duration("logging.flushFrequency"),
-                toStderr,
-                alsoToStderr,
-                flags.get("--log-dir").filter(s -> !s.isEmpty()).map(Path::of),
-                flags.get("--log-file").filter(s -> !s.isEmpty()).map(Path::of),
-                Math.max(0, maxSize),
-                threshold,
-                formatOptions);
-    }
-
-    /** klog severities by name or number, mapped onto logback level names. */
-    private static String severity(String text) {
-        switch (text.trim().toUpperCase(Locale.ROOT)) {
-            case "0", "INFO":
-                return "INFO";
-            case "1", "WARNING":
-                return "WARN";
-            case "2", "ERROR", "3", "FATAL":
-                return "ERROR";
-            default:
-                return null;
-        }
-    }
-
-    private static LinuxSettings linuxSettings(ConfigDraft d) {
-        return new LinuxSettings(
-                d.bool("iptables.masqueradeAll"),
-                d.integer("iptables.masqueradeBit"),
-                d.bool("iptables.localhostNodePorts"),
-                d.integer("oomScoreAdj"),
-                d.string("detectLocalMode"),
-                d.string("detectLocal.bridgeInterface"),
-                d.string("detectLocal.interfaceNamePrefix"),
-                new LinuxSettings.Conntrack(d.integer("conntrack.maxPerCore"), d.integer("conntrack.min"),
-                        d.duration("conntrack.tcpEstablishedTimeout"), d.duration("conntrack.tcpCloseWaitTimeout"),
-                        d.bool("conntrack.tcpBeLiberal"), d.duration("conntrack.udpTimeout"),
-                        d.duration("conntrack.udpStreamTimeout")),
-                new LinuxSettings.Ipvs(d.duration("ipvs.syncPeriod"), d.duration("ipvs.minSyncPeriod"),
-                        d.string("ipvs.scheduler"), d.list("ipvs.excludeCIDRs"), d.bool("ipvs.strictARP"),
-                        d.duration("ipvs.tcpTimeout"), d.duration("ipvs.tcpFinTimeout"),
-                        d.duration("ipvs.udpTimeout")),
-                new LinuxSettings.Nftables(d.duration("nftables.syncPeriod"), d.duration("nftables.minSyncPeriod"),
-                        d.integer("nftables.masqueradeBit"), d.bool("nftables.masqueradeAll")));
     }
 
     private static void warnNoEffectFlags(ProxyFlags flags, ConfigDraft draft) {
