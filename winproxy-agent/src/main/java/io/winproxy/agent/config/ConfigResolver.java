@@ -110,7 +110,7 @@ public final class ConfigResolver {
         String priorityClass = flags.get("--windows-priorityclass").orElse("");
 
         ConfigValidator.validate(draft, priorityClass);
-        ConfigValidator.warnings(draft, flags, logging, network);
+        ConfigValidator.warnings(draft, flags, logging);
         if (!draft.errors().isEmpty()) {
             throw new ConfigException(draft.errors());
         }

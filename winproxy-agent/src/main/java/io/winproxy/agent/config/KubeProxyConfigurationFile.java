@@ -202,7 +202,7 @@ public final class KubeProxyConfigurationFile {
                 root = parse(text, false);
                 strict.add(firstLine(duplicate.getOriginalMessage()));
             } catch (JsonProcessingException e) {
-                throw new ConfigException(prefix + firstLine(e.getOriginalMessage()));
+                throw new ConfigException(prefix + firstLine(e.getOriginalMessage()) + where(e));
             }
         }
         if (root == null || !root.isObject()) {
@@ -311,6 +311,11 @@ public final class KubeProxyConfigurationFile {
     private static String describe(IOException e) {
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    private static String where(JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
 
     private static String firstLine(String message) {
