@@ -11,6 +11,7 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.SchemaVersion;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,9 @@ import org.slf4j.LoggerFactory;
  * = open, modify, query, close; delete = one delete by ID), per-call latency, fault injection
  * ({@link FaultInjector}), {@link #restartHns()}, and an optional state file shared between processes.
  *
+ * <p>IDs must be GUIDs (braces and any letter case accepted); anything else is refused with an
+ * {@link IllegalArgumentException} before any native call, as hcsshim and the JNA binding do.
+ *
  * <p>Thread-safe: operations are serialized. With a state file, each operation loads the file first and saves it
  * afterwards (only when it changed something) under an exclusive file lock. The host side (networks and CNI-owned
  * local endpoints) is driven through {@link EmulatedHost}, whose actions are not journaled: the journal counts what
@@ -38,6 +43,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HnsEmulator implements HnsClient {
     private static final Logger logger = LoggerFactory.getLogger(HnsEmulator.class);
+    private static final Pattern GUID = Pattern.compile(
+            "\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}}?");
 
     private final EmulatorStore store;
     private final StateFile stateFile;
@@ -75,7 +82,7 @@ public final class HnsEmulator implements HnsClient {
      * invent an empty host). Throws {@link IllegalArgumentException} naming the file when it does not exist.
      */
     public static HnsEmulator openExisting(Path stateFile) {
-        if (!java.nio.file.Files.isRegularFile(stateFile)) {
+        if (!Files.isRegularFile(stateFile)) {
             throw new IllegalArgumentException("emulated HNS state file " + stateFile + " does not exist");
         }
         return builder().stateFile(stateFile).build();
@@ -189,6 +196,7 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public Optional<HostComputeNetwork> getNetworkById(String id) {
+        requireGuid(id, "network");
         return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK, store.networks(), n -> sameId(n.id(), id),
                 HostComputeNetwork::id, store::network).stream().findFirst());
     }
@@ -201,12 +209,14 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
+        requireGuid(id, "endpoint");
         return operate(false, () -> calls.enumerate(HnsObjectKind.ENDPOINT, store.endpoints(), e -> sameId(e.id(), id),
                 HostComputeEndpoint::id, store::endpoint).stream().findFirst());
     }
 
     @Override
     public HostComputeEndpoint createEndpoint(String networkId, HostComputeEndpoint settings) {
+        requireGuid(networkId, "network");
         return operate(true, () -> {
             HostComputeNetwork network = calls.open(HnsObjectKind.NETWORK, networkId, store::network);
             try {
@@ -228,6 +238,7 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public void deleteEndpoint(String id) {
+        requireGuid(id, "endpoint");
         operate(true, () -> {
             calls.call(HnsCall.DELETE, HnsObjectKind.ENDPOINT);
             HostComputeEndpoint ep = store.endpoint(id).orElseThrow(() -> calls.notFound(HnsCall.DELETE,
@@ -257,6 +268,7 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
+        requireGuid(id, "load balancer");
         return operate(false, () -> calls.enumerate(HnsObjectKind.LOAD_BALANCER, store.loadBalancers(),
                 lb -> sameId(lb.id(), id), HostComputeLoadBalancer::id, store::loadBalancer).stream().findFirst());
     }
@@ -282,6 +294,7 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public HostComputeLoadBalancer modifyLoadBalancer(String id, HostComputeLoadBalancer settings) {
+        requireGuid(id, "load balancer");
         return operate(true, () -> {
             HostComputeLoadBalancer existing = calls.open(HnsObjectKind.LOAD_BALANCER, id, store::loadBalancer);
             try {
@@ -307,6 +320,7 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public void deleteLoadBalancer(String id) {
+        requireGuid(id, "load balancer");
         operate(true, () -> {
             calls.call(HnsCall.DELETE, HnsObjectKind.LOAD_BALANCER);
             HostComputeLoadBalancer lb = store.loadBalancer(id).orElseThrow(() -> calls.notFound(HnsCall.DELETE,
@@ -339,7 +353,7 @@ public final class HnsEmulator implements HnsClient {
             stateFile.read().ifPresent(store::load);
             long before = store.revision();
             T result = op.get();
-            if (store.revision() != before || (mayWrite && !java.nio.file.Files.exists(stateFile.path()))) {
+            if (store.revision() != before || (mayWrite && !Files.exists(stateFile.path()))) {
                 stateFile.write(store.toDocument());
             }
             return result;
@@ -349,6 +363,17 @@ public final class HnsEmulator implements HnsClient {
     private static HostComputeLoadBalancer normalized(HostComputeLoadBalancer lb) {
         return lb.schemaVersion() != null ? lb : new HostComputeLoadBalancer(lb.id(), lb.hostComputeEndpoints(),
                 lb.sourceVip(), lb.frontendVips(), lb.portMappings(), SchemaVersion.V2, lb.flags());
+    }
+
+    /**
+     * Client-side ID check, as hcsshim and the JNA binding make it before any native call: not journaled.
+     *
+     * @throws IllegalArgumentException {@code invalid load balancer ID "x"} when {@code id} is not a GUID
+     */
+    private static void requireGuid(String id, String what) {
+        if (id == null || !GUID.matcher(id).matches()) {
+            throw new IllegalArgumentException("invalid " + what + " ID \"" + id + "\"");
+        }
     }
 
     private static boolean sameId(String a, String b) {

@@ -31,7 +31,8 @@ class HnsExplainerTest {
                 "loadBalancerFromHnsDecodesAndReencodesWithoutServerMembers.json"));
 
         assertThat(e.kind()).isEqualTo("load-balancer");
-        assertThat(e.text()).contains("10.96.0.10:53/UDP").contains("Flags:             -").contains("Distribution:      None");
+        assertThat(e.text()).contains("10.96.0.10:53/UDP").contains("Flags:             -")
+                .contains("Distribution:      None");
         assertThat(e.json().get("protocol").asText()).isEqualTo("UDP");
     }
 
@@ -113,6 +114,19 @@ class HnsExplainerTest {
         assertThat(e.kind()).isEqualTo("v1-network");
         assertThat(e.text()).contains("NAT").contains("172.28.112.0/20").contains("ConvertTo-Json with -Depth 10");
         assertThat(e.json().get("warnings")).hasSize(1);
+    }
+
+    @Test
+    void defaultDepthPolicyListIsRebuiltFromPowerShellStrings() {
+        Explanation e = explainer.explain(golden.text(
+                "explain/defaultDepthPolicyListIsRebuiltFromPowerShellStrings.json"));
+
+        assertThat(e.kind()).isEqualTo("policy-list");
+        assertThat(e.json().get("externalPort").asInt()).isEqualTo(53);
+        assertThat(e.json().get("protocol").asText()).isEqualTo("UDP");
+        assertThat(e.json().get("portMappingFlags").get(0).asText()).isEqualTo("ILB");
+        assertThat(e.json().get("backendEndpoints")).hasSize(2);
+        assertThat(e.text()).contains("System.Object[]:53/UDP").contains("-Depth 10");
     }
 
     @Test

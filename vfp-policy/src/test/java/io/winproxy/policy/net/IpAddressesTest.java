@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.winproxy.policy.desired.HnsFlags;
 import io.winproxy.policy.desired.MacAddresses;
+import io.winproxy.policy.desired.NetworkType;
+import io.winproxy.policy.desired.NodeNetwork;
 import org.junit.jupiter.api.Test;
 
 /** IP parsing/formatting, prefixes, conjured MACs and HNS flag names. */
@@ -49,6 +51,16 @@ class IpAddressesTest {
         assertThat(IpPrefix.parse("10.0.0.0/33")).isEmpty();
         assertThat(IpPrefix.parse("nope/8")).isEmpty();
         assertThat(IpPrefix.parse("10.0.0.7").orElseThrow().bits()).isEqualTo(32);
+    }
+
+    @Test
+    void theLongestRemoteSubnetPrefixGivesTheProviderAddress() {
+        NodeNetwork node = NodeNetwork.builder(NetworkType.OVERLAY, "n").remoteSubnet("10.244.0.0/16", "10.0.0.9")
+                .remoteSubnet("10.244.1.0/24", "10.0.0.2").remoteSubnet("garbage", "10.0.0.7").build();
+        assertThat(node.providerAddressOf("10.244.1.5")).contains("10.0.0.2");
+        assertThat(node.providerAddressOf("10.244.2.5")).contains("10.0.0.9");
+        assertThat(node.providerAddressOf("10.0.0.7")).contains("10.0.0.7");
+        assertThat(node.providerAddressOf("172.16.0.1")).isEmpty();
     }
 
     @Test

@@ -7,6 +7,8 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.desired.LoadBalancerKind;
+import io.winproxy.policy.desired.NetworkType;
+import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.model.ServicePortName;
@@ -190,5 +192,27 @@ class PlanCalculatorTest {
         assertThat(ObservedLoadBalancer.fromHns("y", List.of("10.96.0.1"),
                 List.of(new ObservedLoadBalancer.PortMapping(132, 1, 1, 0, 0)), 0, "", List.of(), eps).key()).isNull();
         assertThat(ObservedLoadBalancer.fromHns("z", List.of(), List.of(), 0, "", List.of(), eps).key()).isNull();
+    }
+
+    @Test
+    void whenALocalAndARemoteEndpointShareAnIpTheRemoteOneIsFoundAsUpstream() {
+        ObservedState state = new ObservedState(List.of(ObservedEndpoint.local("local", "10.1.1.1", "fd00::1"),
+                new ObservedEndpoint("remote", List.of("10.1.1.1", "fd00::1"), true, "")), List.of());
+        assertThat(state.endpointByIp("10.1.1.1").orElseThrow().id()).isEqualTo("remote");
+        assertThat(state.endpointByIp("fd00::1").orElseThrow().id()).isEqualTo("remote");
+        assertThat(state.endpointByIp("10.9.9.9")).isEmpty();
+    }
+
+    @Test
+    void aDesiredStateBecomesASyntheticHostWhoseLoadBalancersResolveTheirBackends() {
+        NodeNetwork node = NodeNetwork.builder(NetworkType.OVERLAY, "n").localEndpoint("10.244.0.5").build();
+        ObservedState synthetic = ObservedState.fromDesired(desired(LB), node);
+        assertThat(synthetic.endpoints()).extracting(ObservedEndpoint::id).containsExactly("local-1", "remote-1");
+        assertThat(synthetic.loadBalancers()).singleElement().satisfies(lb -> {
+            assertThat(lb.id()).isEqualTo("lb-1");
+            assertThat(lb.endpointIds()).containsExactly("local-1", "remote-1");
+            assertThat(PlanCalculator.identical(lb, LB)).isTrue();
+        });
+        assertThat(PlanCalculator.plan(desired(LB), synthetic, Ownership.NONE, false).isEmpty()).isTrue();
     }
 }

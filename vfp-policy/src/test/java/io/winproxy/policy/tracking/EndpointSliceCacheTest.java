@@ -17,7 +17,10 @@ class EndpointSliceCacheTest {
     static final ServicePortName P80 = new ServicePortName("ns1", "svc1", "port-0", Protocol.TCP);
     static final ServicePortName P443 = new ServicePortName("ns1", "svc1", "port-1", Protocol.TCP);
 
-    /** Upstream's generator: endpoints 10.0.{id}.{i}, unready when i%unreadyMod==0, terminating when i%terminatingMod==0. */
+    /**
+     * Upstream's generator: endpoints 10.0.{id}.{i}; unready when i%unreadyMod==0,
+     * terminating when i%terminatingMod==0.
+     */
     static EndpointSliceInfo generate(String ns, String svc, int id, int count, int unreadyMod, int terminatingMod,
                                       List<String> hosts, int... ports) {
         Slice s = slice(ns, svc + "-" + id, svc);
@@ -185,5 +188,15 @@ class EndpointSliceCacheTest {
                 .as("endpoint removed, port removed").isTrue();
         assertThat(cache.updatePending(slice("ns9", "nope-1", "nope").build(), true))
                 .as("removing an unknown slice").isFalse();
+    }
+
+    @Test
+    void theResultDoesNotDependOnTheOrderSlicesArrive() {
+        EndpointSliceInfo a = slice("ns1", "svc1-a", "svc1").port("port-0", 80)
+                .endpoint("10.0.1.1", "host1", false, true, true).ready("10.0.1.2", "host1").build();
+        EndpointSliceInfo b = slice("ns1", "svc1-b", "svc1").port("port-0", 80).ready("10.0.1.1", "host2")
+                .endpoint("10.0.1.2", "host2", false, true, true).build();
+        assertThat(build(a, b)).isEqualTo(build(b, a));
+        assertThat(build(a, b).get(P80)).extracting(EndpointInfo::nodeName).containsExactly("host2", "host1");
     }
 }

@@ -35,6 +35,9 @@ class ProxyStateTest {
         assertThat(endpoints.update(null, s)).isTrue();
         assertThat(endpoints.update(null, s)).as("same content again").isFalse();
         assertThat(endpoints.hasPending()).isTrue();
+        assertThat(endpoints.pendingCount()).isEqualTo(1);
+        state.applyChanges(services, endpoints);
+        assertThat(endpoints.pendingCount()).isZero();
     }
 
     @Test

@@ -1,16 +1,14 @@
 package io.winproxy.agent.config;
 
 import io.winproxy.agent.logging.LoggingOptions;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Builds the one {@link ProxyConfig} of a run, with kube-proxy's precedence ({@code Options.Complete}):
@@ -52,11 +50,17 @@ public final class ConfigResolver {
      * Resolves and validates the configuration.
      *
      * @param flags the parsed command line
-     * @param env   the process environment ({@code KUBE_NETWORK}; {@code COMPUTERNAME}/{@code HOSTNAME} for the
-     *              host name before asking the OS)
+     * @param env   the process environment ({@code KUBE_NETWORK}; {@code COMPUTERNAME}/{@code HOSTNAME} only when
+     *              the OS cannot tell the host name)
      * @throws ConfigException naming every invalid flag or field
      */
     public static ProxyConfig resolve(ProxyFlags flags, Map<String, String> env) throws ConfigException {
+        return resolve(flags, env, () -> HostName.machine(env));
+    }
+
+    /** {@link #resolve(ProxyFlags, Map)} with the machine's host name given (tests). */
+    static ProxyConfig resolve(ProxyFlags flags, Map<String, String> env, Supplier<String> machineHostname)
+            throws ConfigException {
         ConfigDraft draft = new ConfigDraft();
         Optional<Path> configFile = flags.get("--config").filter(s -> !s.isEmpty()).map(Path::of);
         Optional<Path> writeConfigTo = flags.get("--write-config-to").filter(s -> !s.isEmpty()).map(Path::of);
@@ -89,7 +93,8 @@ public final class ConfigResolver {
         }
 
         String configuredOverride = resolveHostnameOverride(draft);
-        String nodeName = configuredOverride.isEmpty() ? machineHostname(env) : configuredOverride;
+        String nodeName = configuredOverride.isEmpty()
+                ? machineHostname.get().trim().toLowerCase(Locale.ROOT) : configuredOverride;
         if (nodeName.isEmpty()) {
             draft.error("empty hostname is invalid: the machine has no host name; set --hostname-override");
         }
@@ -97,15 +102,15 @@ public final class ConfigResolver {
         String network = configuredNetwork.isEmpty()
                 ? Optional.ofNullable(env.get("KUBE_NETWORK")).map(String::trim).orElse("") : configuredNetwork;
 
-        LoggingOptions logging = loggingOptions(flags, draft);
-        boolean cleanup = boolFlag(flags, "--cleanup", draft);
-        if (boolFlag(flags, "--init-only", draft)) {
+        LoggingOptions logging = LoggingFlags.loggingOptions(flags, draft);
+        boolean cleanup = LoggingFlags.boolFlag(flags, "--cleanup", draft);
+        if (LoggingFlags.boolFlag(flags, "--init-only", draft)) {
             draft.error("--init-only is not implemented on Windows");
         }
         String priorityClass = flags.get("--windows-priorityclass").orElse("");
 
         ConfigValidator.validate(draft, priorityClass);
-        ConfigValidator.warnings(draft, flags, logging, network);
+        ConfigValidator.warnings(draft, flags, logging);
         if (!draft.errors().isEmpty()) {
             throw new ConfigException(draft.errors());
         }
@@ -145,7 +150,7 @@ public final class ConfigResolver {
                 draft.bool("windowsRunAsService"),
                 priorityClass,
                 logging,
-                linuxSettings(draft),
+                LinuxSettings.from(draft),
                 cleanup,
                 configFile,
                 writeConfigTo,
@@ -261,117 +266,6 @@ public final class ConfigResolver {
             return "";
         }
         return trimmed.toLowerCase(Locale.ROOT);
-    }
-
-    /** Go's {@code os.Hostname()} lower-cased and trimmed, as kube-proxy's {@code GetHostname}. */
-    static String machineHostname(Map<String, String> env) {
-        for (String name : List.of("COMPUTERNAME", "HOSTNAME")) {
-            String value = env.get(name);
-            if (value != null && !value.isBlank()) {
-                return value.trim().toLowerCase(Locale.ROOT);
-            }
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName().trim().toLowerCase(Locale.ROOT);
-        } catch (UnknownHostException e) {
-            // The JDK reports "<hostname>: <reason>" when the name is known but does not resolve.
-            String message = String.valueOf(e.getMessage());
-            int colon = message.indexOf(':');
-            return colon > 0 ? message.substring(0, colon).trim().toLowerCase(Locale.ROOT) : "";
-        }
-    }
-
-    private static boolean boolFlag(ProxyFlags flags, String flag, ConfigDraft draft) {
-        Optional<String> text = flags.get(flag);
-        if (text.isEmpty()) {
-            return false;
-        }
-        try {
-            return FlagValues.parseBool(text.get());
-        } catch (IllegalArgumentException e) {
-            draft.invalidFlag(flag, text.get(), e.getMessage());
-            return false;
-        }
-    }
-
-    private static LoggingOptions loggingOptions(ProxyFlags flags, ConfigDraft draft) {
-        LoggingOptions defaults = LoggingOptions.defaults();
-        boolean toStderr = flags.isSet("--logtostderr") ? boolFlag(flags, "--logtostderr", draft)
-                : defaults.logToStderr();
-        boolean alsoToStderr = boolFlag(flags, "--alsologtostderr", draft);
-        long maxSize = defaults.logFileMaxSizeMb();
-        Optional<String> maxText = flags.get("--log-file-max-size");
-        if (maxText.isPresent()) {
-            try {
-                maxSize = Long.parseLong(maxText.get().trim());
-                if (maxSize < 0) {
-                    draft.invalidFlag("--log-file-max-size", maxText.get(), "must be greater than or equal to 0");
-                }
-            } catch (NumberFormatException e) {
-                draft.invalidFlag("--log-file-max-size", maxText.get(),
-                        "strconv.ParseUint: parsing \"" + maxText.get() + "\": invalid syntax");
-            }
-        }
-        String threshold = defaults.stderrThreshold();
-        Optional<String> thresholdText = flags.get("--stderrthreshold");
-        if (thresholdText.isPresent()) {
-            threshold = severity(thresholdText.get());
-            if (threshold == null) {
-                draft.invalidFlag("--stderrthreshold", thresholdText.get(),
-                        "must be one of INFO, WARNING, ERROR, FATAL or 0-3");
-                threshold = defaults.stderrThreshold();
-            }
-        }
-        Object options = draft.get("logging.options");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> formatOptions = options instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-        return new LoggingOptions(
-                draft.integer("logging.verbosity"),
-                draft.string("logging.vmodule"),
-                draft.string("logging.format"),
-                draft.duration("logging.flushFrequency"),
-                toStderr,
-                alsoToStderr,
-                flags.get("--log-dir").filter(s -> !s.isEmpty()).map(Path::of),
-                flags.get("--log-file").filter(s -> !s.isEmpty()).map(Path::of),
-                Math.max(0, maxSize),
-                threshold,
-                formatOptions);
-    }
-
-    /** klog severities by name or number, mapped onto logback level names. */
-    private static String severity(String text) {
-        switch (text.trim().toUpperCase(Locale.ROOT)) {
-            case "0", "INFO":
-                return "INFO";
-            case "1", "WARNING":
-                return "WARN";
-            case "2", "ERROR", "3", "FATAL":
-                return "ERROR";
-            default:
-                return null;
-        }
-    }
-
-    private static LinuxSettings linuxSettings(ConfigDraft d) {
-        return new LinuxSettings(
-                d.bool("iptables.masqueradeAll"),
-                d.integer("iptables.masqueradeBit"),
-                d.bool("iptables.localhostNodePorts"),
-                d.integer("oomScoreAdj"),
-                d.string("detectLocalMode"),
-                d.string("detectLocal.bridgeInterface"),
-                d.string("detectLocal.interfaceNamePrefix"),
-                new LinuxSettings.Conntrack(d.integer("conntrack.maxPerCore"), d.integer("conntrack.min"),
-                        d.duration("conntrack.tcpEstablishedTimeout"), d.duration("conntrack.tcpCloseWaitTimeout"),
-                        d.bool("conntrack.tcpBeLiberal"), d.duration("conntrack.udpTimeout"),
-                        d.duration("conntrack.udpStreamTimeout")),
-                new LinuxSettings.Ipvs(d.duration("ipvs.syncPeriod"), d.duration("ipvs.minSyncPeriod"),
-                        d.string("ipvs.scheduler"), d.list("ipvs.excludeCIDRs"), d.bool("ipvs.strictARP"),
-                        d.duration("ipvs.tcpTimeout"), d.duration("ipvs.tcpFinTimeout"),
-                        d.duration("ipvs.udpTimeout")),
-                new LinuxSettings.Nftables(d.duration("nftables.syncPeriod"), d.duration("nftables.minSyncPeriod"),
-                        d.integer("nftables.masqueradeBit"), d.bool("nftables.masqueradeAll")));
     }
 
     private static void warnNoEffectFlags(ProxyFlags flags, ConfigDraft draft) {

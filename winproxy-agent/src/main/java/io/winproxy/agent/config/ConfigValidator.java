@@ -90,7 +90,7 @@ final class ConfigValidator {
     }
 
     /** Non-fatal findings, recorded as warnings. */
-    static void warnings(ConfigDraft d, ProxyFlags flags, LoggingOptions logging, String network) {
+    static void warnings(ConfigDraft d, ProxyFlags flags, LoggingOptions logging) {
         List<String> cidrs = ConfigSchema.splitList(d.string("clusterCIDR"));
         String sourceVip = d.string("winkernel.sourceVip");
         if (cidrs.size() == 1 && FlagValues.isCidr(cidrs.get(0)) && FlagValues.isIp(sourceVip)) {
@@ -116,9 +116,6 @@ final class ConfigValidator {
                             + " logger names such as io.winproxy.agent.sync"));
         } catch (IllegalArgumentException e) {
             // reported as an error by the flag or file decoding
-        }
-        if (network.isEmpty()) {
-            d.warn("no HNS network name: set --network-name or KUBE_NETWORK before running the proxy");
         }
     }
 

@@ -46,6 +46,11 @@ public final class KubeProxyConfigurationFile {
         return ConfigResolver.resolve(new ProxyFlags().set("--config", path.toString()), env);
     }
 
+    /** {@link #read(Path, Map)} with the machine's host name given (tests). */
+    static ProxyConfig read(Path path, Map<String, String> env, String machineHostname) throws ConfigException {
+        return ConfigResolver.resolve(new ProxyFlags().set("--config", path.toString()), env, () -> machineHostname);
+    }
+
     /**
      * Writes the configuration as a KubeProxyConfiguration YAML file (atomically: a temporary file renamed over
      * the target). Reading it back with {@link #read} yields an equal configuration, apart from
@@ -183,7 +188,7 @@ public final class KubeProxyConfigurationFile {
     static Decoded decode(Path path) throws ConfigException {
         String text;
         try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
+            text = decodeText(Files.readAllBytes(path));
         } catch (IOException e) {
             throw new ConfigException("failed to read config file \"" + path + "\": " + describe(e));
         }
@@ -197,7 +202,7 @@ public final class KubeProxyConfigurationFile {
                 root = parse(text, false);
                 strict.add(firstLine(duplicate.getOriginalMessage()));
             } catch (JsonProcessingException e) {
-                throw new ConfigException(prefix + firstLine(e.getOriginalMessage()));
+                throw new ConfigException(prefix + firstLine(e.getOriginalMessage()) + where(e));
             }
         }
         if (root == null || !root.isObject()) {
@@ -240,6 +245,23 @@ public final class KubeProxyConfigurationFile {
             throw new ConfigException(fatal.stream().map(m -> prefix + m).toList());
         }
         return new Decoded(values, strict);
+    }
+
+    /**
+     * The file's text: UTF-8, or UTF-16 when a byte-order mark says so (Windows PowerShell 5.1's {@code Out-File}
+     * writes UTF-16LE with a BOM; kube-proxy's YAML reader accepts it too).
+     */
+    static String decodeText(byte[] bytes) {
+        if (bytes.length >= 2 && (bytes[0] & 0xff) == 0xff && (bytes[1] & 0xff) == 0xfe) {
+            return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE);
+        }
+        if (bytes.length >= 2 && (bytes[0] & 0xff) == 0xfe && (bytes[1] & 0xff) == 0xff) {
+            return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16BE);
+        }
+        if (bytes.length >= 3 && (bytes[0] & 0xff) == 0xef && (bytes[1] & 0xff) == 0xbb && (bytes[2] & 0xff) == 0xbf) {
+            return new String(bytes, 3, bytes.length - 3, StandardCharsets.UTF_8);
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static void decodeField(String path, JsonNode node, ObjectMapper mapper, Map<String, Object> values,
@@ -289,6 +311,11 @@ public final class KubeProxyConfigurationFile {
     private static String describe(IOException e) {
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    private static String where(JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
 
     private static String firstLine(String message) {

@@ -37,4 +37,26 @@ public record LinuxSettings(
     /** The {@code nftables} block. */
     public record Nftables(Duration syncPeriod, Duration minSyncPeriod, int masqueradeBit, boolean masqueradeAll) {
     }
+
+    /** The Linux settings of a resolved draft. */
+    static LinuxSettings from(ConfigDraft d) {
+        return new LinuxSettings(
+                d.bool("iptables.masqueradeAll"),
+                d.integer("iptables.masqueradeBit"),
+                d.bool("iptables.localhostNodePorts"),
+                d.integer("oomScoreAdj"),
+                d.string("detectLocalMode"),
+                d.string("detectLocal.bridgeInterface"),
+                d.string("detectLocal.interfaceNamePrefix"),
+                new LinuxSettings.Conntrack(d.integer("conntrack.maxPerCore"), d.integer("conntrack.min"),
+                        d.duration("conntrack.tcpEstablishedTimeout"), d.duration("conntrack.tcpCloseWaitTimeout"),
+                        d.bool("conntrack.tcpBeLiberal"), d.duration("conntrack.udpTimeout"),
+                        d.duration("conntrack.udpStreamTimeout")),
+                new LinuxSettings.Ipvs(d.duration("ipvs.syncPeriod"), d.duration("ipvs.minSyncPeriod"),
+                        d.string("ipvs.scheduler"), d.list("ipvs.excludeCIDRs"), d.bool("ipvs.strictARP"),
+                        d.duration("ipvs.tcpTimeout"), d.duration("ipvs.tcpFinTimeout"),
+                        d.duration("ipvs.udpTimeout")),
+                new LinuxSettings.Nftables(d.duration("nftables.syncPeriod"), d.duration("nftables.minSyncPeriod"),
+                        d.integer("nftables.masqueradeBit"), d.bool("nftables.masqueradeAll")));
+    }
 }

@@ -8,6 +8,9 @@ import java.io.File;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +30,8 @@ public final class KubeClientFactory {
     static final Duration WATCH_RECONNECT_INTERVAL = Duration.ofSeconds(1);
 
     private final String userAgent;
+    private final Function<String, String> env;
+    private final Supplier<Collection<String>> defaultKubeconfigs;
 
     public KubeClientFactory() {
         this("winproxy");
@@ -34,7 +39,18 @@ public final class KubeClientFactory {
 
     /** @param userAgent sent as the HTTP User-Agent, e.g. "winproxy/0.1.0" */
     public KubeClientFactory(String userAgent) {
+        this(userAgent, System::getenv, Config::getKubeconfigFilenames);
+    }
+
+    /**
+     * @param env                the process environment (for {@code KUBERNETES_SERVICE_HOST})
+     * @param defaultKubeconfigs where a kubeconfig is looked for when none is given ({@code KUBECONFIG} or
+     *                           {@code ~/.kube/config})
+     */
+    KubeClientFactory(String userAgent, Function<String, String> env, Supplier<Collection<String>> defaultKubeconfigs) {
         this.userAgent = userAgent;
+        this.env = env;
+        this.defaultKubeconfigs = defaultKubeconfigs;
     }
 
     /**
@@ -66,7 +82,7 @@ public final class KubeClientFactory {
         return builder.build();
     }
 
-    private static Config loadConfig(KubeClientSettings settings) {
+    private Config loadConfig(KubeClientSettings settings) {
         Config config;
         if (settings.hasKubeconfig()) {
             File file = new File(settings.kubeconfig());
@@ -81,8 +97,11 @@ public final class KubeClientFactory {
             }
         } else if (settings.hasMaster()) {
             config = Config.empty();
-        } else {
+        } else if (inCluster() || defaultKubeconfigExists()) {
             config = Config.autoConfigure(null);
+        } else {
+            throw new KubeClientException("--kubeconfig/--master: neither is set and this is not a cluster pod "
+                    + "(KUBERNETES_SERVICE_HOST is unset and there is no default kubeconfig)");
         }
         if (settings.hasMaster()) {
             config.setMasterUrl(settings.master());
@@ -92,6 +111,16 @@ public final class KubeClientFactory {
                     + "cluster");
         }
         return config;
+    }
+
+    private boolean inCluster() {
+        String host = env.apply("KUBERNETES_SERVICE_HOST");
+        return host != null && !host.isBlank();
+    }
+
+    private boolean defaultKubeconfigExists() {
+        Collection<String> files = defaultKubeconfigs.get();
+        return files != null && files.stream().anyMatch(f -> f != null && new File(f).isFile());
     }
 
     private static String describeSource(KubeClientSettings settings) {

@@ -7,7 +7,7 @@ package io.winproxy.agent.kube;
  * @param kubeconfig         path of a kubeconfig file; null or blank means "not given"
  * @param master             API server URL overriding the kubeconfig's server; null or blank means "not given".
  *                           With neither, the in-cluster service account is used (falling back to the default
- *                           kubeconfig locations, as client-go does)
+ *                           kubeconfig locations, as client-go does); with none of these, creating the client fails
  * @param contentType        {@code clientConnection.contentType}; fabric8 speaks JSON only, so protobuf is
  *                           accepted and JSON is used instead
  * @param acceptContentTypes {@code clientConnection.acceptContentTypes}; informational, as above

@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #event} never blocks: events are queued (bounded; overflow is dropped and counted) and written by one
  * background thread. An event identical (object, type, reason, message) to one written in the last
  * {@link #AGGREGATION_WINDOW} updates that Event's {@code count} and {@code lastTimestamp} instead of creating a new
- * one. API failures are logged at debug level and the event is dropped: events are best-effort.
+ * one. As client-go's spam filter, each involved object may produce {@link #SPAM_BURST} events at once and then one
+ * every {@link #SPAM_REFILL}; the excess is dropped and counted. API failures are logged at debug level and the
+ * event is dropped: events are best-effort.
  */
 public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(KubeEventRecorder.class);
@@ -37,6 +39,8 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
     public static final String COMPONENT = "kube-proxy";
     static final Duration AGGREGATION_WINDOW = Duration.ofMinutes(10);
     static final int DEFAULT_QUEUE_CAPACITY = 1000;
+    static final int SPAM_BURST = 25;
+    static final Duration SPAM_REFILL = Duration.ofMinutes(5);
     private static final int CACHE_SIZE = 4096;
     private static final int MAX_MESSAGE_LENGTH = 1024;
 
@@ -47,6 +51,8 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     /** Guarded by the worker thread (single writer). */
     private final Map<String, Aggregate> recent = lru();
+    private final Map<String, TokenBucket> perObject = lru();
+    private long lastNameNanos;
 
     /** @param host this node's name, the event's {@code source.host} */
     public KubeEventRecorder(KubernetesClient client, String host) {
@@ -80,7 +86,7 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
         }
     }
 
-    /** How many events were dropped because the queue was full or the recorder closed. */
+    /** How many events were dropped: queue full, recorder closed, or too many for one object. */
     public long droppedEvents() {
         return dropped.get();
     }
@@ -115,6 +121,14 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
                 ? message.substring(0, MAX_MESSAGE_LENGTH - 3) + "..." : message;
         String key = String.join("\u0000", kind, namespace, name, type, reason, text);
         Instant now = clock.instant();
+        String objectKey = String.join("\u0000", kind, namespace, name);
+        if (!perObject.computeIfAbsent(objectKey, k -> new TokenBucket(1d / SPAM_REFILL.toSeconds(), SPAM_BURST,
+                () -> clock.millis() * 1_000_000L)).tryAcquire()) {
+            dropped.incrementAndGet();
+            logger.debug("Dropped event {} on {} {}/{}: too many events for this object", reason, kind, namespace,
+                    name);
+            return;
+        }
         try {
             Aggregate previous = recent.get(key);
             if (previous != null && Duration.between(previous.lastSeen, now).compareTo(AGGREGATION_WINDOW) < 0
@@ -165,7 +179,7 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
         Event event = new EventBuilder()
                 .withNewMetadata()
                 .withNamespace(eventNamespace)
-                .withName(name + "." + Long.toHexString(now.getEpochSecond() * 1_000_000_000L + now.getNano()))
+                .withName(name + "." + Long.toHexString(uniqueNanos(now)))
                 .endMetadata()
                 .withInvolvedObject(involved)
                 .withType(type)
@@ -180,6 +194,16 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
                 .withCount(1)
                 .build();
         return client.v1().events().inNamespace(eventNamespace).resource(event).create();
+    }
+
+    /**
+     * The event's name suffix, as client-go's: the time in nanoseconds, in hex. Strictly increasing, so that two
+     * events within the clock's resolution do not collide.
+     */
+    private long uniqueNanos(Instant now) {
+        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        lastNameNanos = Math.max(nanos, lastNameNanos + 1);
+        return lastNameNanos;
     }
 
     /** kube-proxy uses the node name as the Node reference's uid; a Service's uid is looked up. */

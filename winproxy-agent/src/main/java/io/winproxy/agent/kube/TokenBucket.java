@@ -39,18 +39,32 @@ final class TokenBucket {
         }
     }
 
+    /** Takes a token if one is available now; never waits and never goes into debt. */
+    synchronized boolean tryAcquire() {
+        refill();
+        if (tokens >= 1) {
+            tokens -= 1;
+            return true;
+        }
+        return false;
+    }
+
     /**
      * Takes a token, possibly going into debt, and returns how long the caller must wait (0 when a token was
      * available). Reservation in advance keeps waiting callers in order.
      */
     synchronized long reserve() {
-        long now = nanoClock.getAsLong();
-        tokens = Math.min(capacity, tokens + (now - lastRefillNanos) / NANOS_PER_SECOND * ratePerSecond);
-        lastRefillNanos = now;
+        refill();
         tokens -= 1;
         if (tokens >= 0) {
             return 0;
         }
         return (long) Math.ceil(-tokens / ratePerSecond * NANOS_PER_SECOND);
+    }
+
+    private void refill() {
+        long now = nanoClock.getAsLong();
+        tokens = Math.min(capacity, tokens + (now - lastRefillNanos) / NANOS_PER_SECOND * ratePerSecond);
+        lastRefillNanos = now;
     }
 }

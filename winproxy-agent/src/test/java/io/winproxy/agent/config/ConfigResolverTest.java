@@ -17,13 +17,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ConfigResolverTest {
 
-    static final Map<String, String> ENV = Map.of("COMPUTERNAME", "WIN-NODE-1", "KUBE_NETWORK", "Calico");
+    static final Map<String, String> ENV = Map.of("KUBE_NETWORK", "Calico");
 
     @TempDir
     Path dir;
 
     static ProxyConfig resolve(String... args) throws ConfigException {
-        return ConfigResolver.resolve(ProxyFlags.parse(args), ENV);
+        return ConfigResolver.resolve(ProxyFlags.parse(args), ENV, () -> "WIN-NODE-1 ");
     }
 
     static String errorOf(String... args) {
@@ -107,6 +107,20 @@ class ConfigResolverTest {
     }
 
     @Test
+    void withoutAnOverrideTheNodeNameIsTheMachinesHostNameLowerCased() throws ConfigException {
+        ProxyConfig c = ConfigResolver.resolve(new ProxyFlags(), Map.of("KUBE_NETWORK", "x"));
+        assertThat(c.hostnameOverride()).isEqualTo(HostName.machine(Map.of())).isNotEmpty()
+                .isEqualTo(c.hostnameOverride().toLowerCase(java.util.Locale.ROOT).trim());
+        assertThat(c.configuredHostnameOverride()).isEmpty();
+    }
+
+    @Test
+    void aMachineWithoutHostNameNeedsAnOverride() {
+        assertThatThrownBy(() -> ConfigResolver.resolve(new ProxyFlags(), ENV, () -> ""))
+                .hasMessage("empty hostname is invalid: the machine has no host name; set --hostname-override");
+    }
+
+    @Test
     void aBlankHostnameOverrideIsAnErrorNamingTheFlag() {
         assertThat(errorOf("--hostname-override=   "))
                 .isEqualTo("invalid value for --hostname-override: \"   \": empty hostname-override is invalid");
@@ -116,9 +130,8 @@ class ConfigResolverTest {
     void theNetworkNameFallsBackToKubeNetworkAndTheFlagWins() throws ConfigException {
         assertThat(resolve().networkName()).isEqualTo("Calico");
         assertThat(resolve("--network-name=azure").networkName()).isEqualTo("azure");
-        ProxyConfig none = ConfigResolver.resolve(new ProxyFlags(), Map.of("COMPUTERNAME", "n"));
+        ProxyConfig none = ConfigResolver.resolve(new ProxyFlags(), Map.of(), () -> "n");
         assertThat(none.networkName()).isEmpty();
-        assertThat(none.warnings()).anyMatch(w -> w.contains("KUBE_NETWORK"));
         assertThatThrownBy(none::requireNetworkName)
                 .hasMessageStartingWith("Environment variable KUBE_NETWORK and network-flag not initialized");
     }
@@ -377,6 +390,58 @@ class ConfigResolverTest {
                 .hasMessage("KubeProxyConfiguration.iptables.syncPeriod: Invalid value: \"-1s\": must be greater"
                         + " than 0; KubeProxyConfiguration.winkernel.sourceVip: Invalid value: \"1.2.3\":"
                         + " must be a valid IP");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "configSyncPeriod: -1s | KubeProxyConfiguration.configSyncPeriod: Invalid value: \"-1s\": must be greater"
+                    + " than 0",
+            "iptables: {syncPeriod: 1s, minSyncPeriod: 2s} | KubeProxyConfiguration.iptables.syncPeriod: Invalid value:"
+                    + " \"2s\": must be greater than or equal to KubeProxyConfiguration.iptables.minSyncPeriod",
+            "minSyncPeriod: -1s | KubeProxyConfiguration.minSyncPeriod: Invalid value: \"-1s\":"
+                    + " must be greater than or equal to 0",
+            "bindAddress: 10.0.0 | KubeProxyConfiguration.bindAddress: Invalid value: \"10.0.0\": not a valid textual"
+                    + " representation of an IP address",
+            "healthzBindAddress: nohost:1 | KubeProxyConfiguration.healthzBindAddress: Invalid value: \"nohost:1\":"
+                    + " must be a valid IP",
+            "metricsBindAddress: 127.0.0.1:0 | KubeProxyConfiguration.metricsBindAddress: Invalid value:"
+                    + " \"127.0.0.1:0\": must be a valid port",
+            "clientConnection: {burst: -1} | KubeProxyConfiguration.clientConnection.burst: Invalid value: -1:"
+                    + " must be non-negative",
+            "clusterCIDR: 10.0.0.0/8,fd00::/8,10.1.0.0/16 | KubeProxyConfiguration.clusterCIDR: Invalid value:"
+                    + " \"10.0.0.0/8,fd00::/8,10.1.0.0/16\": only one CIDR allowed or a valid DualStack CIDR"
+                    + " (e.g. 10.100.0.0/16,fde4:8dba:82e1::/48)",
+            "nodePortAddresses: [10.0.0.0] | KubeProxyConfiguration.nodePortAddresses: Invalid value: \"10.0.0.0\":"
+                    + " must be a valid CIDR",
+            "iptables: {masqueradeBit: 32} | KubeProxyConfiguration.iptables.masqueradeBit: Invalid value: 32:"
+                    + " must be within the range [0, 31]",
+            "nftables: {masqueradeBit: -1} | KubeProxyConfiguration.nftables.masqueradeBit: Invalid value: -1:"
+                    + " must be within the range [0, 31]",
+            "oomScoreAdj: 1001 | KubeProxyConfiguration.oomScoreAdj: Invalid value: 1001: must be within the range"
+                    + " [-1000, 1000]",
+            "conntrack: {maxPerCore: -1} | KubeProxyConfiguration.conntrack.maxPerCore: Invalid value: -1:"
+                    + " must be greater than or equal to 0",
+            "portRange: 2000-300 | KubeProxyConfiguration.portRange: Invalid value: \"2000-300\": must be a valid port"
+                    + " range (e.g. 300-2000)",
+            "showHiddenMetricsForVersion: v1 | KubeProxyConfiguration.showHiddenMetricsForVersion: Invalid value:"
+                    + " \"v1\": must be a version in the format major.minor",
+            "detectLocalMode: Nope | KubeProxyConfiguration.detectLocalMode: Unsupported value: \"Nope\": supported"
+                    + " values: \"ClusterCIDR\", \"NodeCIDR\", \"BridgeInterface\", \"InterfaceNamePrefix\"",
+            "logging: {format: xml} | KubeProxyConfiguration.logging.format: Unsupported value: \"xml\": supported"
+                    + " values: \"json\", \"text\"",
+            "logging: {vmodule: [{filePattern: a, verbosity: -2}]} | failed to decode config file \"FILE\":"
+                    + " KubeProxyConfiguration.logging.vmodule: invalid verbosity \"-2\" for pattern \"a\"",
+            "hostnameOverride: '  ' | KubeProxyConfiguration.hostnameOverride: Invalid value: \"  \": empty"
+                    + " hostname-override is invalid",
+            "featureGates: {IPv6DualStack: false} | KubeProxyConfiguration.featureGates: Invalid value:"
+                    + " {IPv6DualStack=false}: cannot set feature gate IPv6DualStack to false, feature is locked to true",
+            "winkernel: {sourceVip: 'fd00::1%eth0'} | KubeProxyConfiguration.winkernel.sourceVip: Invalid value:"
+                    + " \"fd00::1%eth0\": must be a valid IP"})
+    void eachInvalidFileFieldIsReportedNamingTheField(String yaml, String message) throws Exception {
+        Path f = file(yaml + "\n");
+        assertThatThrownBy(() -> resolve("--config=" + f))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(message.replace("FILE", f.toString()));
     }
 
     @Test

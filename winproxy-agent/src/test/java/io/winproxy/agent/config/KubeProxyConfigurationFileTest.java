@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KubeProxyConfigurationFileTest {
 
-    static final Map<String, String> ENV = Map.of("COMPUTERNAME", "WIN-NODE-1");
+    static final Map<String, String> ENV = Map.of();
+    static final String HOST = "WIN-NODE-1";
 
     @TempDir
     Path dir;
@@ -58,7 +59,7 @@ class KubeProxyConfigurationFileTest {
 
     @Test
     void aKubeadmFileWithZeroValuesGetsKubeProxysDefaults() throws Exception {
-        ProxyConfig c = KubeProxyConfigurationFile.read(resource("kubeadm-windows-overlay.yaml"), ENV);
+        ProxyConfig c = KubeProxyConfigurationFile.read(resource("kubeadm-windows-overlay.yaml"), ENV, HOST);
         assertThat(c.mode()).isEqualTo("kernelspace");
         assertThat(c.kubeconfig()).isEqualTo("/var/lib/kube-proxy/kubeconfig.conf");
         assertThat(c.clientConnection().qps()).isEqualTo(5f);
@@ -85,7 +86,7 @@ class KubeProxyConfigurationFileTest {
 
     @Test
     void theSdnHelperJsonFileIsRead() throws Exception {
-        ProxyConfig c = KubeProxyConfigurationFile.read(resource("sdn-helper-dsr.json"), ENV);
+        ProxyConfig c = KubeProxyConfigurationFile.read(resource("sdn-helper-dsr.json"), ENV, HOST);
         assertThat(c.hostnameOverride()).isEqualTo("win-sdn-01");
         assertThat(c.configuredHostnameOverride()).isEqualTo("win-sdn-01");
         assertThat(c.kubeconfig()).isEqualTo("c:\\k\\config");
@@ -98,7 +99,7 @@ class KubeProxyConfigurationFileTest {
 
     @Test
     void newerTopLevelSyncPeriodsAndBareServerAddressesAreUnderstood() throws Exception {
-        ProxyConfig c = KubeProxyConfigurationFile.read(resource("newer-top-level-sync.yaml"), ENV);
+        ProxyConfig c = KubeProxyConfigurationFile.read(resource("newer-top-level-sync.yaml"), ENV, HOST);
         assertThat(c.syncPeriod()).isEqualTo(Duration.ofMinutes(1));
         assertThat(c.minSyncPeriod()).isEqualTo(Duration.ofSeconds(2));
         assertThat(c.healthzBindAddress()).isEqualTo("10.0.0.4:10256");
@@ -113,7 +114,7 @@ class KubeProxyConfigurationFileTest {
         ProxyConfig c = ConfigResolver.resolve(ProxyFlags.parse("--hostname-override=WIN-W1", "--v=4",
                 "--proxy-mode=kernelspace", "--kubeconfig=C:\\k\\config", "--enable-dsr=true",
                 "--feature-gates=WinDSR=true,WinOverlay=true", "--source-vip=10.244.1.5",
-                "--write-config-to=" + dir.resolve("out.yaml")), ENV);
+                "--write-config-to=" + dir.resolve("out.yaml")), ENV, () -> HOST);
         KubeProxyConfigurationFile.write(c, c.writeConfigTo().orElseThrow());
         assertThat(tree(Files.readString(dir.resolve("out.yaml"))))
                 .isEqualTo(tree(Files.readString(resource("write-calico-flags.expected.yaml"))));
@@ -132,34 +133,35 @@ class KubeProxyConfigurationFileTest {
                 "--profiling", "--show-hidden-metrics-for-version=1.32", "--windows-service", "--v=5",
                 "--vmodule=io.winproxy.agent.sync=6", "--logging-format=json", "--masquerade-all",
                 "--iptables-masquerade-bit=10", "--oom-score-adj=-100", "--conntrack-min=5",
-                "--ipvs-exclude-cidrs=10.9.0.0/16", "--ipvs-strict-arp", "--detect-local-mode=NodeCIDR"), ENV);
+                "--ipvs-exclude-cidrs=10.9.0.0/16", "--ipvs-strict-arp", "--detect-local-mode=NodeCIDR"), ENV,
+                () -> HOST);
         Path f = dir.resolve("round-trip.yaml");
         KubeProxyConfigurationFile.write(original, f);
-        ProxyConfig back = KubeProxyConfigurationFile.read(f, ENV);
+        ProxyConfig back = KubeProxyConfigurationFile.read(f, ENV, HOST);
         assertThat(comparable(back)).isEqualTo(comparable(original));
         assertThat(back.warnings()).allMatch(w -> w.startsWith("Setting GA") || w.startsWith("running as"));
     }
 
     @Test
     void defaultsSurviveARoundTrip() throws Exception {
-        ProxyConfig original = ConfigResolver.resolve(new ProxyFlags(), ENV);
+        ProxyConfig original = ConfigResolver.resolve(new ProxyFlags(), ENV, () -> HOST);
         Path f = dir.resolve("defaults.yaml");
         KubeProxyConfigurationFile.write(original, f);
-        assertThat(comparable(KubeProxyConfigurationFile.read(f, ENV))).isEqualTo(comparable(original));
+        assertThat(comparable(KubeProxyConfigurationFile.read(f, ENV, HOST))).isEqualTo(comparable(original));
     }
 
     @Test
     void goldenFilesReadBackToTheConfigurationTheyDescribe() throws Exception {
         for (String golden : List.of("kubeadm-windows-overlay.expected.yaml", "sdn-helper-dsr.expected.yaml",
                 "write-calico-flags.expected.yaml")) {
-            ProxyConfig c = KubeProxyConfigurationFile.read(resource(golden), ENV);
+            ProxyConfig c = KubeProxyConfigurationFile.read(resource(golden), ENV, HOST);
             assertMatchesGolden(c, golden);
         }
     }
 
     @Test
     void unknownAndDuplicateFieldsFallBackToLenientDecodingWithAWarning() throws Exception {
-        ProxyConfig c = KubeProxyConfigurationFile.read(resource("unknown-and-duplicate-fields.yaml"), ENV);
+        ProxyConfig c = KubeProxyConfigurationFile.read(resource("unknown-and-duplicate-fields.yaml"), ENV, HOST);
         assertThat(c.networkName()).isEqualTo("second");
         assertThat(c.enableDsr()).isFalse();
         assertThat(c.warnings()).singleElement().asString()
@@ -172,7 +174,7 @@ class KubeProxyConfigurationFileTest {
     @Test
     void valuesOfTheWrongTypeAreFatalAndNameEveryField() {
         Path f = resource("wrong-type.yaml");
-        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV))
+        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV, HOST))
                 .isInstanceOf(ConfigException.class)
                 .satisfies(e -> assertThat(((ConfigException) e).errors()).containsExactly(
                         "failed to decode config file \"" + f + "\": KubeProxyConfiguration.winkernel.enableDSR:"
@@ -188,7 +190,7 @@ class KubeProxyConfigurationFileTest {
         Path f = dir.resolve("bad-duration.yaml");
         Files.writeString(f, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\n"
                 + "configSyncPeriod: soon\n");
-        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV))
+        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV, HOST))
                 .hasMessage("failed to decode config file \"" + f + "\": KubeProxyConfiguration.configSyncPeriod:"
                         + " time: invalid duration \"soon\"");
     }
@@ -196,7 +198,7 @@ class KubeProxyConfigurationFileTest {
     @Test
     void anotherKindIsRejected() {
         Path f = resource("wrong-kind.yaml");
-        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV))
+        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV, HOST))
                 .hasMessageStartingWith("failed to decode config file \"" + f + "\": no kind \"KubeletConfiguration\""
                         + " is registered for version \"kubelet.config.k8s.io/v1beta1\"");
     }
@@ -205,7 +207,7 @@ class KubeProxyConfigurationFileTest {
     void aFileWithoutKindIsRejected() throws Exception {
         Path f = dir.resolve("nokind.yaml");
         Files.writeString(f, "mode: kernelspace\n");
-        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV))
+        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV, HOST))
                 .hasMessage("failed to decode config file \"" + f + "\": Object 'Kind' is missing");
     }
 
@@ -213,7 +215,7 @@ class KubeProxyConfigurationFileTest {
     void textThatIsNotYamlIsRejectedInOneLine() throws Exception {
         Path f = dir.resolve("broken.yaml");
         Files.writeString(f, "apiVersion: [unclosed\n  kind: {\n");
-        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV))
+        assertThatThrownBy(() -> KubeProxyConfigurationFile.read(f, ENV, HOST))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("failed to decode config file \"" + f + "\": ")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
@@ -221,7 +223,7 @@ class KubeProxyConfigurationFileTest {
 
     @Test
     void theJsonRenderingIsTheSameDocumentOnOneLine() throws Exception {
-        ProxyConfig c = KubeProxyConfigurationFile.read(resource("sdn-helper-dsr.json"), ENV);
+        ProxyConfig c = KubeProxyConfigurationFile.read(resource("sdn-helper-dsr.json"), ENV, HOST);
         String json = KubeProxyConfigurationFile.renderJson(c);
         assertThat(json).doesNotContain("\n").startsWith("{\"apiVersion\":\"kubeproxy.config.k8s.io/v1alpha1\"");
         assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json))
@@ -229,9 +231,22 @@ class KubeProxyConfigurationFileTest {
     }
 
     @Test
+    void aPowerShellWrittenUtf16FileWithByteOrderMarkIsRead() throws Exception {
+        byte[] json = Files.readAllBytes(resource("sdn-helper-dsr.json"));
+        String text = new String(json, java.nio.charset.StandardCharsets.UTF_8).replace("\n", "\r\n");
+        Path f = dir.resolve("utf16.json");
+        Files.write(f, ("\uFEFF" + text).getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+        assertThat(KubeProxyConfigurationFile.read(f, ENV, HOST).networkName()).isEqualTo("l2bridge");
+        Path utf8 = dir.resolve("utf8bom.yaml");
+        Files.write(utf8, ("\uFEFFapiVersion: kubeproxy.config.k8s.io/v1alpha1\r\nkind: KubeProxyConfiguration\r\n"
+                + "winkernel:\r\n  networkName: x\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(KubeProxyConfigurationFile.read(utf8, ENV, HOST).networkName()).isEqualTo("x");
+    }
+
+    @Test
     void writingReplacesAnExistingFile() throws Exception {
         Path f = dir.resolve("sub/dir/config.yaml");
-        ProxyConfig c = ConfigResolver.resolve(new ProxyFlags(), ENV);
+        ProxyConfig c = ConfigResolver.resolve(new ProxyFlags(), ENV, () -> HOST);
         KubeProxyConfigurationFile.write(c, f);
         KubeProxyConfigurationFile.write(c, f);
         assertThat(Files.readString(f)).startsWith("apiVersion: kubeproxy.config.k8s.io/v1alpha1\n");

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,5 +80,39 @@ class KubeClientFactoryTest {
     void credentialsInAMasterUrlAreNotPartOfWhatIsLogged() {
         assertThat(KubeClientFactory.redact("https://admin:hunter2@10.0.0.1:6443/api?token=abc"))
                 .isEqualTo("https://10.0.0.1:6443/api");
+    }
+
+    @Test
+    void withNeitherFlagOutsideAClusterTheErrorNamesBothFlags() {
+        KubeClientFactory outside = new KubeClientFactory("t", name -> null, () -> List.of("/nonexistent/config"));
+
+        assertThatThrownBy(() -> outside.create(KubeClientSettings.defaults()))
+                .isInstanceOf(KubeClientException.class)
+                .hasMessageStartingWith("--kubeconfig/--master:").hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void withNeitherFlagTheDefaultKubeconfigIsUsed() throws IOException {
+        Path kubeconfig = dir.resolve("config");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: c, cluster: {server: "https://10.0.0.9:6443"}}]
+                users: [{name: u, user: {}}]
+                contexts: [{name: x, context: {cluster: c, user: u}}]
+                current-context: x
+                """);
+        String previous = System.getProperty("kubeconfig");
+        System.setProperty("kubeconfig", kubeconfig.toString());
+        try (KubernetesClient client = new KubeClientFactory("t", name -> null, () -> List.of(kubeconfig.toString()))
+                .create(KubeClientSettings.defaults())) {
+            assertThat(client.getConfiguration().getMasterUrl()).startsWith("https://10.0.0.9:6443");
+        } finally {
+            if (previous == null) {
+                System.clearProperty("kubeconfig");
+            } else {
+                System.setProperty("kubeconfig", previous);
+            }
+        }
     }
 }

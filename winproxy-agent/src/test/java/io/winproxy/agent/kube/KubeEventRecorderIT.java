@@ -120,6 +120,26 @@ class KubeEventRecorderIT {
         }
     }
 
+    @Test
+    void oneObjectMayNotFloodTheApiWithDistinctEvents() throws InterruptedException {
+        MutableClock clock = new MutableClock();
+        recorder.close();
+        recorder = new KubeEventRecorder(server.client(), "win-node-1", clock, 1000);
+
+        for (int i = 0; i < 30; i++) {
+            recorder.event("Service", "default", "noisy", "Warning", "Flapping", "message " + i);
+        }
+        recorder.event("Service", "default", "quiet", "Warning", "Once", "only one");
+        assertThat(recorder.flush(Duration.ofSeconds(20))).isTrue();
+        clock.now = clock.now.plus(Duration.ofMinutes(5));
+        recorder.event("Service", "default", "noisy", "Warning", "Flapping", "after a pause");
+        assertThat(recorder.flush(Duration.ofSeconds(20))).isTrue();
+
+        assertThat(events("default")).filteredOn(e -> e.getInvolvedObject().getName().equals("noisy")).hasSize(26);
+        assertThat(events("default")).filteredOn(e -> e.getInvolvedObject().getName().equals("quiet")).hasSize(1);
+        assertThat(recorder.droppedEvents()).isEqualTo(5);
+    }
+
     private static final class MutableClock extends Clock {
         volatile Instant now = Instant.parse("2026-01-15T10:00:00Z");
 

@@ -39,4 +39,16 @@ class TokenBucketTest {
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isEqualTo(1_000_000_000L);
     }
+
+    @Test
+    void tryAcquireNeverGoesIntoDebt() {
+        TokenBucket bucket = new TokenBucket(1, 2, now::get);
+
+        assertThat(bucket.tryAcquire()).isTrue();
+        assertThat(bucket.tryAcquire()).isTrue();
+        assertThat(bucket.tryAcquire()).isFalse();
+        now.addAndGet(1_000_000_000L);
+        assertThat(bucket.tryAcquire()).isTrue();
+        assertThat(bucket.tryAcquire()).isFalse();
+    }
 }
