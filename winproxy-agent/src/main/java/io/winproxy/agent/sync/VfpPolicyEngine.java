@@ -7,6 +7,7 @@ import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.model.ServicePortInfo;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Ownership;
 import io.winproxy.policy.plan.Plan;
@@ -73,8 +74,23 @@ public final class VfpPolicyEngine implements PolicyEngine {
         DesiredState desired = calculator.calculate(state, network);
         List<Instant> triggers = new ArrayList<>();
         changes.lastChangeTriggerTimes().values().forEach(triggers::addAll);
+        int noLocalInternal = 0;
+        int noLocalExternal = 0;
+        for (ServicePortInfo service : state.services().asMap().values()) {
+            boolean hasLocal = state.endpoints().get(service.name()).stream()
+                    .anyMatch(ep -> ep.local() && ep.ready());
+            if (hasLocal) {
+                continue;
+            }
+            if (service.internalPolicyLocal()) {
+                noLocalInternal++;
+            }
+            if (service.externalPolicyLocal() && service.externallyAccessible()) {
+                noLocalExternal++;
+            }
+        }
         return new PolicySnapshot(desired, state.services().healthCheckNodePorts(),
-                state.endpoints().localReadyEndpoints(), triggers, 0, 0);
+                state.endpoints().localReadyEndpoints(), triggers, noLocalInternal, noLocalExternal);
     }
 
     @Override

@@ -1,0 +1,80 @@
+package io.winproxy.agent.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.IpConfiguration;
+import io.winproxy.policy.desired.NetworkType;
+import io.winproxy.policy.desired.PolicyCalculator;
+import io.winproxy.policy.desired.PolicyConfig;
+import io.winproxy.policy.model.EndpointSliceInfo;
+import io.winproxy.policy.model.NodeInfo;
+import io.winproxy.policy.model.ServiceInfo;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class VfpPolicyEngineTest {
+    private static final HostView HOST = new HostView(
+            new HostComputeNetwork("net-1", "cbr0", "L2Bridge", List.of(), List.of(), 0, null),
+            List.of(new HostComputeEndpoint("ep-1", "pod", "net-1", List.of(),
+                    List.of(new IpConfiguration("10.244.1.5", 24)), "00-15-5d-00-00-01", 0, null),
+                    new HostComputeEndpoint("ep-root", "cbr0", "net-1", List.of(),
+                            List.of(new IpConfiguration("10.244.1.1", 24)), "00-15-5d-00-00-02", 0, null)));
+
+    private final VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(),
+            List.of()), new NodeNetworkFactory("win-a", "10.0.0.99", "cbr0", "", ""), AgentMetrics.NOOP,
+            Instant.EPOCH);
+
+    private static ServiceInfo local(String name, String itp, String etp, String type, int nodePort, int hcnp) {
+        return new ServiceInfo("default", name, type, List.of("10.96.0.80"), List.of("IPv4"),
+                List.of(new ServiceInfo.ServicePortSpec("http", "TCP", 80, "8080", nodePort)), List.of(), List.of(),
+                "None", 0, itp, etp, hcnp, null, null);
+    }
+
+    private static EndpointSliceInfo slice(String service, String node) {
+        return new EndpointSliceInfo("default", service + "-1", service, "IPv4",
+                List.of(new EndpointSliceInfo.SlicePort("http", "TCP", 8080)),
+                List.of(new EndpointSliceInfo.SliceEndpoint(List.of("10.244.2.6"), true, null, null, node, null,
+                        null, null)), null);
+    }
+
+    @Test
+    void theNodeNetworkComesFromHnsTheNodeAndTheFlags() {
+        engine.onNode(new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"), List.of("192.168.1.11"), "zone-1",
+                false, List.of()));
+        engine.compute(HOST);
+        var node = engine.lastNodeNetwork();
+        assertThat(node.networkType()).isEqualTo(NetworkType.L2BRIDGE);
+        assertThat(node.localEndpointIps()).containsExactly("10.244.1.5");
+        assertThat(node.rootEndpointIps()).containsExactly("10.244.1.1");
+        assertThat(node.zone()).isEqualTo("zone-1");
+        assertThat(node.nodeIps()).containsValue("192.168.1.11");
+        assertThat(node.effectiveSourceVip()).as("l2bridge ignores --source-vip").isEmpty();
+    }
+
+    @Test
+    void servicePortsWithALocalPolicyAndNoLocalEndpointAreCounted() {
+        engine.onService(null, local("itp", "Local", null, "ClusterIP", 0, 0));
+        engine.onEndpointSlice(null, slice("itp", "win-b"));
+        engine.onService(null, local("etp", null, "Local", "LoadBalancer", 30080, 30999));
+        engine.onEndpointSlice(null, slice("etp", "win-b"));
+
+        PolicySnapshot snapshot = engine.compute(HOST);
+
+        assertThat(snapshot.noLocalInternal()).isEqualTo(1);
+        assertThat(snapshot.noLocalExternal()).isEqualTo(1);
+        assertThat(snapshot.healthCheckNodePorts()).containsEntry("default/etp", 30999);
+    }
+
+    @Test
+    void changesAreReportedPendingUntilComputeAppliesThem() {
+        assertThat(engine.onService(null, local("a", null, null, "ClusterIP", 0, 0))).isTrue();
+        engine.compute(HOST);
+        assertThat(engine.onService(local("a", null, null, "ClusterIP", 0, 0),
+                local("a", null, null, "ClusterIP", 0, 0))).as("a no-op update").isFalse();
+    }
+}
