@@ -138,8 +138,8 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                 ? "" : config.bindAddress();
         VfpPolicyEngine engine = new VfpPolicyEngine(
                 new PolicyCalculator(policyConfig, LoadBalancerFeatures.of(config, caps)),
-                new NodeNetworkFactory(config.hostnameOverride(), config.sourceVip(), config.rootHnsEndpointName(),
-                        nodeIp, ""), AgentMetrics.NOOP, Instant.EPOCH);
+                NodeNetworkFactory.withoutHostMac(config.hostnameOverride(), config.sourceVip(),
+                        config.rootHnsEndpointName(), nodeIp), AgentMetrics.NOOP, Instant.EPOCH);
         nodes.stream().filter(n -> n.name().equals(config.hostnameOverride())).findFirst()
                 .ifPresent(engine::onNode);
         services.forEach(s -> engine.onService(null, s));

@@ -16,12 +16,14 @@ import io.winproxy.agent.kube.WatchOptions;
 import io.winproxy.agent.metrics.MetricsServer;
 import io.winproxy.agent.metrics.PrometheusAgentMetrics;
 import io.winproxy.agent.sync.ExecutorScheduler;
+import io.winproxy.agent.sync.HostMac;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.agent.sync.VfpPolicyEngine;
 import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.IpFamily;
@@ -103,6 +105,7 @@ public final class ProxyAgent implements AutoCloseable {
         HnsClient hns = new MeteredHnsClient(setup.hns(), metrics, System::nanoTime);
         OwnershipJournal journal = OwnershipJournal.open(setup.stateDir());
         dataplane = new HnsDataplane(hns, setup.networkName(), journal, config.syncPeriod(), System::nanoTime);
+        dataplane.setSourceVip(config.sourceVip());
 
         HnsCapabilities caps = hns.capabilities();
         Set<String> gates = config.featureGates().effective().entrySet().stream().filter(Map.Entry::getValue)
@@ -110,9 +113,10 @@ public final class ProxyAgent implements AutoCloseable {
         PolicyConfig policyConfig = new PolicyConfig(config.forwardHealthCheckVip(),
                 config.healthzPort().orElse(10256), caps.dsr(), caps.ipv6DualStack(), caps.sessionAffinity(),
                 caps.modifyLoadBalancer(), gates, PolicyConfig.DEFAULT_MAX_BACKENDS);
+        // The emulated host has no real interfaces: its overlay gets no host MAC, as plan and trace assume.
+        UnaryOperator<String> hostMacOf = setup.hns() instanceof HnsEmulator ? ip -> "" : HostMac::of;
         NodeNetworkFactory nodeNetworks = new NodeNetworkFactory(nodeName, config.sourceVip(),
-                config.rootHnsEndpointName(), nodeIpOverride(config.bindAddress()), HostMac.of(
-                        nodeIpOverride(config.bindAddress())));
+                config.rootHnsEndpointName(), nodeIpOverride(config.bindAddress()), hostMacOf);
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(policyConfig, setup.features()),
                 nodeNetworks, metrics, Instant.now());
         scheduler = new ExecutorScheduler("winproxy-sync");

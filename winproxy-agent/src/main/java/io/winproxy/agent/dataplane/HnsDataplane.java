@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HnsDataplane {
     private static final Logger logger = LoggerFactory.getLogger(HnsDataplane.class);
+    /** The name of the local endpoint winproxy creates for {@code --source-vip} when the host has none. */
+    public static final String SOURCE_VIP_ENDPOINT_NAME = "winproxy-source-vip";
 
     private final HnsClient hns;
     private final String networkName;
@@ -48,6 +50,7 @@ public final class HnsDataplane {
     private final LoadBalancerCache loadBalancers;
     private final ObjectBackoff backoff;
     private boolean modifySupported;
+    private String sourceVip = "";
 
     private HostComputeNetwork network;
     private List<HostComputeEndpoint> endpoints = List.of();
@@ -71,6 +74,14 @@ public final class HnsDataplane {
     private static Duration maxBackoff(Duration syncPeriod) {
         Duration cap = Duration.ofMinutes(2);
         return syncPeriod.compareTo(cap) > 0 ? syncPeriod : cap;
+    }
+
+    /**
+     * Overlay only: keep a local endpoint holding {@code --source-vip} (upstream winkernel creates it when no
+     * endpoint has that IP; the load balancers' SNAT address must exist on the host). Local, so never deleted.
+     */
+    public void setSourceVip(String ip) {
+        this.sourceVip = ip == null ? "" : ip;
     }
 
     /** False once HNS answered {@code E_NOTIMPL} to a modify (or never supported it); plans then replace. */
@@ -110,7 +121,8 @@ public final class HnsDataplane {
         }
         network = current;
 
-        List<HostComputeEndpoint> endpoints = hns.listEndpoints(current.id());
+        List<HostComputeEndpoint> endpoints = new ArrayList<>(hns.listEndpoints(current.id()));
+        ensureSourceVipEndpoint(current, endpoints);
         this.endpoints = List.copyOf(endpoints);
         endpointIdByIp.clear();
         endpointsById.clear();
@@ -146,6 +158,21 @@ public final class HnsDataplane {
             }
         }
         return new ObservedState(observedEndpoints, observedLbs);
+    }
+
+    private void ensureSourceVipEndpoint(HostComputeNetwork current, List<HostComputeEndpoint> endpoints) {
+        if (sourceVip.isEmpty() || !current.isOverlay()) {
+            return;
+        }
+        boolean present = endpoints.stream().anyMatch(e -> e.ipConfigurations().stream()
+                .anyMatch(c -> sourceVip.equals(c.ipAddress())));
+        if (!present) {
+            HostComputeEndpoint created = hns.createEndpoint(current.id(), HostComputeEndpoint.local(current.id(),
+                    SOURCE_VIP_ENDPOINT_NAME, sourceVip, 32, null));
+            logger.info("Created the source VIP endpoint {} for {} on network {}", created.id(), sourceVip,
+                    networkName);
+            endpoints.add(created);
+        }
     }
 
     /** A local and a remote endpoint may share an IP; the remote one wins, as upstream does. */

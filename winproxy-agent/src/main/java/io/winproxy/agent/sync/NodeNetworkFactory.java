@@ -6,6 +6,7 @@ import io.winproxy.policy.desired.NetworkType;
 import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.model.NodeInfo;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * Builds the policy's {@link NodeNetwork} from what the sync read from HNS (network type, remote-subnet routes,
@@ -13,15 +14,22 @@ import java.util.Locale;
  * name, node IP override, host MAC). Pure.
  *
  * @param nodeIpOverride  {@code --bind-address} when it names a concrete IP, else "" (use the Node's InternalIPs)
- * @param hostMac         the MAC of the interface holding the node IP, "" when unknown
+ * @param hostMacOf       the MAC ("aa-bb-cc-dd-ee-ff") of the local interface holding an IP, "" when none
+ *                        ({@link HostMac#of} in production)
  */
 public record NodeNetworkFactory(String nodeName, String sourceVip, String rootEndpointName, String nodeIpOverride,
-                                 String hostMac) {
+                                 UnaryOperator<String> hostMacOf) {
     public NodeNetworkFactory {
         sourceVip = sourceVip == null ? "" : sourceVip;
         rootEndpointName = rootEndpointName == null ? "" : rootEndpointName;
         nodeIpOverride = nodeIpOverride == null ? "" : nodeIpOverride;
-        hostMac = hostMac == null ? "" : hostMac;
+        hostMacOf = hostMacOf == null ? ip -> "" : hostMacOf;
+    }
+
+    /** A factory that knows no host MAC (read-only tools and tests). */
+    public static NodeNetworkFactory withoutHostMac(String nodeName, String sourceVip, String rootEndpointName,
+                                                   String nodeIpOverride) {
+        return new NodeNetworkFactory(nodeName, sourceVip, rootEndpointName, nodeIpOverride, ip -> "");
     }
 
     /** The network type HNS reports; anything other than Overlay is programmed like L2Bridge, as upstream does. */
@@ -32,15 +40,20 @@ public record NodeNetworkFactory(String nodeName, String sourceVip, String rootE
     public NodeNetwork build(HostView host, NodeInfo node) {
         NodeNetwork.Builder b = NodeNetwork.builder(networkType(host.network().type()), nodeName)
                 .networkName(host.network().name())
-                .sourceVip(sourceVip)
-                .hostMac(hostMac);
+                .sourceVip(sourceVip);
         if (node != null && node.zone() != null) {
             b.zone(node.zone());
         }
+        String primaryIp = "";
         if (!nodeIpOverride.isEmpty()) {
             b.nodeIp(nodeIpOverride);
+            primaryIp = nodeIpOverride;
         } else if (node != null) {
             node.internalIps().forEach(b::nodeIp);
+            primaryIp = node.internalIps().isEmpty() ? "" : node.internalIps().get(0);
+        }
+        if (!primaryIp.isEmpty()) {
+            b.hostMac(hostMacOf.apply(primaryIp));
         }
         for (RemoteSubnetRoute route : host.network().remoteSubnetRoutes()) {
             b.remoteSubnet(route.destinationPrefix(), route.providerAddress());

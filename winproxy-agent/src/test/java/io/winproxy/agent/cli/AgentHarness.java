@@ -104,7 +104,7 @@ final class AgentHarness implements AutoCloseable {
         ObservedState observed = reader.observe();
         NodeInfo node = new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"), List.of("192.168.1.11"), null,
                 false, List.of());
-        var network = new NodeNetworkFactory("win-a", SOURCE_VIP, "cbr0", "", "")
+        var network = NodeNetworkFactory.withoutHostMac("win-a", SOURCE_VIP, "cbr0", "")
                 .build(new HostView(reader.network().orElseThrow(), reader.endpoints()), node);
         return PacketTracer.trace(observed, network, new Packet(src, dstIp, port, protocol));
     }

@@ -256,4 +256,34 @@ class HnsDataplaneTest {
         assertThat(result.failures()).isEmpty();
         assertThat(hns.journal().count(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER)).isZero();
     }
+
+    @Test
+    void onOverlayTheSourceVipGetsALocalEndpointWhenTheHostHasNone() {
+        HnsDataplane dp = dataplane();
+        dp.setSourceVip("10.244.1.2");
+        dp.observe();
+        dp.observe();
+        String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
+        assertThat(hns.listEndpoints(networkId)).filteredOn(e -> !e.isRemote())
+                .filteredOn(e -> e.ipConfigurations().get(0).ipAddress().equals("10.244.1.2")).hasSize(1);
+        assertThat(hns.journal().count(HnsCall.CREATE, HnsObjectKind.ENDPOINT)).isEqualTo(1);
+    }
+
+    @Test
+    void aRecreatedNetworkIsReprogrammedCompletely() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        hns.restartHns();
+        host.syncLocalEndpoints(Set.of());
+        host.deleteNetwork();
+        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
+                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
+        host.syncLocalEndpoints(Set.of("10.244.1.5"));
+
+        ApplyResult result = sync(dp, desired());
+
+        assertThat(result.complete()).isTrue();
+        assertThat(hns.listLoadBalancers()).hasSize(2);
+        assertThat(dp.network().orElseThrow().id()).isEqualTo(hns.getNetworkByName("overlay").orElseThrow().id());
+    }
 }

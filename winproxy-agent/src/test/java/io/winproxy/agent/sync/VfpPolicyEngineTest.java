@@ -26,7 +26,7 @@ class VfpPolicyEngineTest {
                             List.of(new IpConfiguration("10.244.1.1", 24)), "00-15-5d-00-00-02", 0, null)));
 
     private final VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(),
-            List.of()), new NodeNetworkFactory("win-a", "10.0.0.99", "cbr0", "", ""), AgentMetrics.NOOP,
+            List.of()), NodeNetworkFactory.withoutHostMac("win-a", "10.0.0.99", "cbr0", ""), AgentMetrics.NOOP,
             Instant.EPOCH);
 
     private static ServiceInfo local(String name, String itp, String etp, String type, int nodePort, int hcnp) {

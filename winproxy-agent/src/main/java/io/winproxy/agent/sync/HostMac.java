@@ -1,4 +1,4 @@
-package io.winproxy.agent.cli;
+package io.winproxy.agent.sync;
 
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -7,12 +7,12 @@ import java.net.UnknownHostException;
 import java.util.Locale;
 
 /** Finds the MAC of the interface that holds an IP (upstream winkernel's host-MAC lookup for overlay). */
-final class HostMac {
+public final class HostMac {
     private HostMac() {
     }
 
     /** The MAC as {@code aa-bb-cc-dd-ee-ff}, or "" when the IP is empty or on no local interface. */
-    static String of(String ip) {
+    public static String of(String ip) {
         if (ip == null || ip.isEmpty()) {
             return "";
         }
