@@ -350,6 +350,7 @@ class ConfigResolverTest {
         assertThat(resolve("--config=" + f).hostnameOverride()).isEqualTo("file-node");
         assertThat(resolve("--config=" + f, "--hostname-override=Flag-Node").hostnameOverride())
                 .isEqualTo("flag-node");
+        assertThat(resolve("--config=" + f, "--hostname-override=").hostnameOverride()).isEqualTo("file-node");
     }
 
     @Test
