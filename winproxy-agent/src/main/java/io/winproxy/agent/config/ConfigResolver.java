@@ -69,8 +69,13 @@ public final class ConfigResolver {
         if (configFile.isPresent()) {
             applyFile(configFile.get(), draft);
             for (String flag : flags.given().keySet()) {
-                if (LOGGING_FLAGS.contains(flag) || flag.equals("--hostname-override")) {
+                if (LOGGING_FLAGS.contains(flag)) {
                     applyFlag(flags, flag, draft);
+                } else if (flag.equals("--hostname-override")) {
+                    // kube-proxy applies the override only when non-empty.
+                    if (!flags.get(flag).orElse("").isEmpty()) {
+                        applyFlag(flags, flag, draft);
+                    }
                 } else if (FLAG_FIELDS.containsKey(flag) || flag.equals("--healthz-port")
                         || flag.equals("--metrics-port")) {
                     draft.warn("flag " + flag + " is ignored because --config is given (as in kube-proxy)"

@@ -182,6 +182,9 @@ final class ConfigSchema {
                 return decodeVmodule(node);
             case RAW:
             default:
+                if (!node.isObject()) {
+                    throw mismatch(node, "an object");
+                }
                 return mapper.convertValue(node, Object.class);
         }
     }

@@ -29,8 +29,9 @@ public record FeatureGates(Map<String, Boolean> explicit) {
 
     /**
      * Every gate winproxy accepts. The Windows gates ({@code WinDSR}, {@code WinOverlay}), {@code IPv6DualStack}
-     * (GA, still passed by old AKS launchers) and the gates of the common proxy code. Defaults follow the newest
-     * kube-proxy releases (WinDSR beta and on since 1.33).
+     * (GA, still passed by old AKS launchers), the gates of the common proxy code, and GA proxy gates removed by
+     * later releases (accepted set to true, as older launchers pass them). Defaults follow the newest kube-proxy
+     * releases (WinDSR beta and on since 1.33).
      */
     public static final Map<String, Spec> KNOWN = index(List.of(
             new Spec("WinDSR", true, Stage.BETA, false),
@@ -45,6 +46,13 @@ public record FeatureGates(Map<String, Boolean> explicit) {
             new Spec("LoadBalancerIPMode", true, Stage.GA, true),
             new Spec("WindowsHostNetwork", true, Stage.ALPHA, false),
             new Spec("NFTablesProxyMode", true, Stage.GA, true),
+            // GA proxy gates that later releases removed; old launchers still pass them set to true.
+            new Spec("EndpointSlice", true, Stage.GA, true),
+            new Spec("EndpointSliceProxying", true, Stage.GA, true),
+            new Spec("WindowsEndpointSliceProxying", true, Stage.GA, true),
+            new Spec("EndpointSliceTerminatingCondition", true, Stage.GA, true),
+            new Spec("ServiceInternalTrafficPolicy", true, Stage.GA, true),
+            new Spec("MinimizeIPTablesRestore", true, Stage.GA, true),
             new Spec("AllAlpha", false, Stage.ALPHA, false),
             new Spec("AllBeta", false, Stage.BETA, false)));
 

@@ -2,6 +2,8 @@ package io.winproxy.agent.logging;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,7 +42,7 @@ public record LoggingOptions(
     public static final String LOG_DIR_FILE_NAME = "kube-proxy.log";
 
     public LoggingOptions {
-        formatOptions = Map.copyOf(formatOptions);
+        formatOptions = Collections.unmodifiableMap(new LinkedHashMap<>(formatOptions));
     }
 
     /** klog's defaults: verbosity 0, text, stderr only, 1800 MB files. */

@@ -17,8 +17,8 @@ public final class Redactor {
             + "|passwd|client[_-]?secret|secret|client[_-]?key[_-]?data|api[_-]?key)";
 
     private static final List<Rule> RULES = List.of(
-            new Rule(Pattern.compile("(?i)(authorization[\"']?\\s*[:=]\\s*[\"']?(?:(?:bearer|basic)\\s+)?)"
-                    + "[^\\s\"',;}]+"), "$1" + MASK),
+            new Rule(Pattern.compile("(?i)(authorization[\"']?\\s*[:=]\\s*\\[?[\"']?(?:(?:bearer|basic)\\s+)?)"
+                    + "[^\\s\"',;}\\]]+"), "$1" + MASK),
             new Rule(Pattern.compile("(?i)(\\bbearer\\s+)[A-Za-z0-9\\-._~+/]+=*"), "$1" + MASK),
             new Rule(Pattern.compile("(?i)([\"']?\\b" + SECRET_KEYS + "[\"']?\\s*[:=]\\s*[\"']?)"
                     + "(?!" + Pattern.quote(MASK) + ")[^\\s\"',;&}]+"), "$1" + MASK),

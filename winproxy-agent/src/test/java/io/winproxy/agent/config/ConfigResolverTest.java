@@ -350,6 +350,7 @@ class ConfigResolverTest {
         assertThat(resolve("--config=" + f).hostnameOverride()).isEqualTo("file-node");
         assertThat(resolve("--config=" + f, "--hostname-override=Flag-Node").hostnameOverride())
                 .isEqualTo("flag-node");
+        assertThat(resolve("--config=" + f, "--hostname-override=").hostnameOverride()).isEqualTo("file-node");
     }
 
     @Test
@@ -431,6 +432,8 @@ class ConfigResolverTest {
                     + " values: \"json\", \"text\"",
             "logging: {vmodule: [{filePattern: a, verbosity: -2}]} | failed to decode config file \"FILE\":"
                     + " KubeProxyConfiguration.logging.vmodule: invalid verbosity \"-2\" for pattern \"a\"",
+            "logging: {options: text} | failed to decode config file \"FILE\": KubeProxyConfiguration.logging.options:"
+                    + " cannot decode \"text\" as an object",
             "hostnameOverride: '  ' | KubeProxyConfiguration.hostnameOverride: Invalid value: \"  \": empty"
                     + " hostname-override is invalid",
             "featureGates: {IPv6DualStack: false} | KubeProxyConfiguration.featureGates: Invalid value:"
@@ -442,6 +445,13 @@ class ConfigResolverTest {
         assertThatThrownBy(() -> resolve("--config=" + f))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage(message.replace("FILE", f.toString()));
+    }
+
+    @Test
+    void loggingOptionsWithNullValuesAreKept() throws Exception {
+        Path f = file("logging:\n  options:\n    json: null\n    text: {splitStream: true}\n");
+        assertThat(resolve("--config=" + f).logging().formatOptions())
+                .containsEntry("json", null).containsKey("text");
     }
 
     @Test

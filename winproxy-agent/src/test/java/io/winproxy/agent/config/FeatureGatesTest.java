@@ -40,6 +40,13 @@ class FeatureGatesTest {
     }
 
     @Test
+    void gaGatesOfOlderReleasesAreAcceptedForOldLaunchers() {
+        FeatureGates gates = FeatureGates.parse("EndpointSliceProxying=true,WindowsEndpointSliceProxying=true");
+        assertThat(gates.enabled("WindowsEndpointSliceProxying")).isTrue();
+        assertThat(gates.warnings()).hasSize(2);
+    }
+
+    @Test
     void aGateWithoutAValueIsRejected() {
         assertThatThrownBy(() -> FeatureGates.parse("WinDSR")).hasMessage("missing bool value for WinDSR");
     }

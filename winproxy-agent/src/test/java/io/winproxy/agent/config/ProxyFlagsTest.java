@@ -161,6 +161,13 @@ class ProxyFlagsTest {
     }
 
     @Test
+    void theHelpListsTheWindowsFlagsAndHidesTheLinuxOnlyOnes() {
+        String usage = new CommandLine(new Root()).getUsageMessage();
+        assertThat(usage).contains("--enable-dsr").contains("--network-name").contains("--healthz-bind-address")
+                .contains("-v, --v").doesNotContain("--conntrack-min").doesNotContain("--ipvs-scheduler");
+    }
+
+    @Test
     void flagsCanBeWrittenBackAsArguments() throws ConfigException {
         assertThat(ProxyFlags.parse("--v", "4", "--enable-dsr").asArguments())
                 .containsExactly("--v=4", "--enable-dsr=true");

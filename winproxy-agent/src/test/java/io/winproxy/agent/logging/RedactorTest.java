@@ -13,6 +13,9 @@ class RedactorTest {
             "Authorization: Bearer abc.DEF-123 | Authorization: Bearer <redacted>",
             "header authorization=Basic dXNlcjpwYXNz; next | header authorization=Basic <redacted>; next",
             "sending bearer sk_live_1234 to api | sending bearer <redacted> to api",
+            "headers {\"Authorization\":[\"Bearer abc\"]} | headers {\"Authorization\":[\"Bearer <redacted>\"]}",
+            "headers {Authorization=[Basic dXNlcg==], Accept=[*/*]} | headers {Authorization=[Basic <redacted>],"
+                    + " Accept=[*/*]}",
             "url https://api/x?token=s3cr3t&watch=true | url https://api/x?token=<redacted>&watch=true",
             "password=hunter2 user=bob | password=<redacted> user=bob",
             "{\"password\":\"hunter2\",\"user\":\"bob\"} | {\"password\":\"<redacted>\",\"user\":\"bob\"}",
