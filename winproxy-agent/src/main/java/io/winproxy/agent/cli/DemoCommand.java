@@ -136,7 +136,8 @@ public final class DemoCommand implements Callable<Integer> {
                 }
                 return 0;
             }
-            out.println("Following " + cluster.manifestsDir() + "; edit the files to change the cluster, Ctrl+C to stop.");
+            out.println("Following " + cluster.manifestsDir()
+                    + "; edit the files to change the cluster, Ctrl+C to stop.");
             ProxyAgent running = agent;
             context.shutdown().onShutdown(() -> {
                 running.close();

@@ -85,7 +85,8 @@ public final class HnsHostOptions {
     public HnsClient open() {
         if (effectiveHns() == HnsKind.windows) {
             if (!isWindows()) {
-                throw new UsageException("--hns: windows needs a Windows host; use --hns emulated (or --hns-state FILE)");
+                throw new UsageException(
+                        "--hns: windows needs a Windows host; use --hns emulated (or --hns-state FILE)");
             }
             return WindowsHnsClient.load();
         }

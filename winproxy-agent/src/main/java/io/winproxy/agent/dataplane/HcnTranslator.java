@@ -68,7 +68,8 @@ public final class HcnTranslator {
      * mapping with protocol TCP or UDP. {@code ipsByEndpointId} resolves the referenced endpoints; the IP of the
      * load balancer's family is taken for dual-stack endpoints, unknown endpoint IDs contribute no backend IP.
      */
-    public static ObservedLoadBalancer toObserved(HostComputeLoadBalancer lb, Map<String, List<String>> ipsByEndpointId) {
+    public static ObservedLoadBalancer toObserved(HostComputeLoadBalancer lb,
+                                                  Map<String, List<String>> ipsByEndpointId) {
         IpFamily family = (lb.flags() & HostComputeLoadBalancer.FLAG_IPV6) != 0 ? IpFamily.IPV6 : IpFamily.IPV4;
         String vip = lb.frontendVips().isEmpty() ? "" : lb.frontendVips().get(0);
         if (!vip.isEmpty()) {
@@ -117,7 +118,8 @@ public final class HcnTranslator {
     public static HostComputeEndpoint toHcn(DesiredRemoteEndpoint endpoint) {
         List<HcnPolicy> policies = new ArrayList<>();
         if (!endpoint.providerAddress().isEmpty()) {
-            ObjectNode settings = JsonNodeFactory.instance.objectNode().put(PROVIDER_ADDRESS, endpoint.providerAddress());
+            ObjectNode settings = JsonNodeFactory.instance.objectNode()
+                    .put(PROVIDER_ADDRESS, endpoint.providerAddress());
             policies.add(new HcnPolicy(PROVIDER_ADDRESS, settings));
         }
         return new HostComputeEndpoint(null, null, null, policies, List.of(new IpConfiguration(endpoint.ip(), 0)),

@@ -195,7 +195,7 @@ public final class HnsDataplane {
         }
         Counters c = new Counters();
         for (PlanStep step : plan.steps()) {
-            String object = objectOf(step);
+            String object = PlanSteps.objectOf(step);
             if (!(step instanceof PlanStep.AdoptLoadBalancer) && !backoff.ready(object)) {
                 c.deferred.add(step.op() + " " + object);
                 continue;
@@ -240,7 +240,8 @@ public final class HnsDataplane {
         if (step instanceof PlanStep.CreateRemoteEndpoint s) {
             createRemoteEndpoint(s.endpoint(), c);
         } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
-            journal.recordLoadBalancer(s.id(), s.loadBalancer().service().toString(), s.loadBalancer().key().toString());
+            DesiredLoadBalancer lb = s.loadBalancer();
+            journal.recordLoadBalancer(s.id(), lb.service().toString(), lb.key().toString());
             c.adopted++;
         } else if (step instanceof PlanStep.CreateLoadBalancer s) {
             createLoadBalancer(s.loadBalancer(), c);
@@ -375,33 +376,7 @@ public final class HnsDataplane {
         }
     }
 
-    private static String objectOf(PlanStep step) {
-        if (step instanceof PlanStep.CreateRemoteEndpoint s) {
-            return s.endpoint().ip();
-        } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
-            return s.loadBalancer().key().toString();
-        } else if (step instanceof PlanStep.CreateLoadBalancer s) {
-            return s.loadBalancer().key().toString();
-        } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
-            return s.loadBalancer().key().toString();
-        } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
-            return s.loadBalancer().key().toString();
-        } else if (step instanceof PlanStep.DeleteLoadBalancer s) {
-            return s.id();
-        } else if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
-            return s.id();
-        }
-        throw new IllegalArgumentException("unknown plan step " + step);
-    }
-
     private static String normalize(String id) {
         return id == null ? "" : id.toLowerCase(Locale.ROOT);
-    }
-
-    /** Some backends of a load balancer have no HNS endpoint (yet); not an HNS error, retried next sync. */
-    static final class UnresolvedBackendsException extends RuntimeException {
-        UnresolvedBackendsException(String message) {
-            super(message);
-        }
     }
 }

@@ -45,7 +45,8 @@ class ProxySyncLoopTest {
         health = new ProxyHealthServer(null, new ProxierHealth(Duration.ofSeconds(60), Clock.systemUTC()), false,
                 "win-a", AgentMetrics.NOOP, recorder, Duration.ofSeconds(1));
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
-                NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP, Instant.EPOCH);
+                NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
+                Instant.EPOCH);
         HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
                 System::nanoTime);
         loop = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder, Clock.systemUTC(),
