@@ -115,6 +115,10 @@ class WindowsDistributionIT {
         String script = text("install-service.ps1");
         assertThat(script).contains("[string] $ServiceName = 'kube-proxy'").contains("kubeproxy");
         assertThat(script).contains("'--windows-service'").contains("'-Xrs'");
+        assertThat(script).as("with --config the flag is ignored, so the service copy of the file says it")
+                .contains("'windowsRunAsService: true'").contains("-service'");
+        assertThat(script).as("a service has no console: log to a file")
+                .contains("'--logtostderr=false', \"--log-file=$LogFile\"");
         assertThat(script).contains("[int[]] $RestartDelaySeconds = @(10, 30, 60)")
                 .contains("[int] $ResetPeriodSeconds = 900")
                 .contains("@('failure', $ServiceName, 'reset=', \"$ResetPeriodSeconds\", 'actions=', $actions)")
