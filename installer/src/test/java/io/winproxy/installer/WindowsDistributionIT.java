@@ -183,8 +183,14 @@ class WindowsDistributionIT {
 
     @Test
     void thePowerShellModuleShipsWithWindowsLineEndings() {
-        assertThat(text("powershell/WinProxy/WinProxy.psm1")).contains("function Get-WinProxyLoadBalancer")
-                .contains("\r\n");
+        String module = text("powershell/WinProxy/WinProxy.psm1");
+        assertThat(module).contains("\r\n");
+        for (String part : List.of("WinProxy.Agent.ps1", "WinProxy.LoadBalancer.ps1", "WinProxy.Commands.ps1",
+                "WinProxy.Diagnostics.ps1")) {
+            assertThat(module).as("the module dot-sources %s", part).contains("'" + part + "'");
+            assertThat(text("powershell/WinProxy/" + part)).contains("\r\n");
+        }
+        assertThat(text("powershell/WinProxy/WinProxy.LoadBalancer.ps1")).contains("function Get-WinProxyLoadBalancer");
         assertThat(text("powershell/WinProxy/WinProxy.psd1")).contains("RootModule");
     }
 
