@@ -18,8 +18,9 @@ public interface ServiceAgent {
     int run(Runnable ready) throws Exception;
 
     /**
-     * Asks {@link #run} to stop gracefully and return. Called at most once, on the SCM's control thread, so it must
-     * not block: signal and return. The HNS dataplane must be left in place (the next start adopts it).
+     * Asks {@link #run} to stop gracefully and return. Called at most once, on a thread of its own (never the SCM's
+     * control thread), so closing the agent here is fine. The HNS dataplane must be left in place (the next start
+     * adopts it).
      */
     void requestStop();
 }

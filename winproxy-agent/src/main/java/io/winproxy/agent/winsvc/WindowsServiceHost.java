@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle reported to the SCM: {@code START_PENDING} (checkpoint advancing every heartbeat) until the agent
  * calls ready or {@link ServiceTimings#readyTimeout()} passes, then {@code RUNNING} accepting STOP, SHUTDOWN and
  * PARAMCHANGE. STOP, SHUTDOWN (and PRESHUTDOWN, should it arrive) report {@code STOP_PENDING} and call
- * {@link ServiceAgent#requestStop()} once. When the agent returns, {@code STOPPED} is reported with:
+ * {@link ServiceAgent#requestStop()} once, on a thread of its own. When the agent returns, {@code STOPPED} is reported with:
  * <ul>
  *   <li>exit code 0 after a requested stop that the agent completed with 0 (or that outlasted the stop timeout:
  *       the operator asked for the stop, and a failure code would make the SCM restart the service);</li>
@@ -187,6 +187,10 @@ public final class WindowsServiceHost {
 
         /** Runs on the SCM's control thread: quick, never blocking. */
         private int onControl(int control, int eventType) {
+            if (reporter == null) {
+                // Registered but not yet reporting: the SCM sends no control before the first status report.
+                return Win32Service.NO_ERROR;
+            }
             switch (control) {
                 case Win32Service.CONTROL_STOP, Win32Service.CONTROL_SHUTDOWN, Win32Service.CONTROL_PRESHUTDOWN -> {
                     requestStop(control);
@@ -211,11 +215,16 @@ public final class WindowsServiceHost {
             logger.info("service {}: {} requested, stopping", serviceName,
                     control == Win32Service.CONTROL_STOP ? "stop" : "shutdown");
             reporter.report(ServiceState.STOP_PENDING);
-            try {
-                agent.requestStop();
-            } catch (RuntimeException e) {
-                logger.error("the agent's stop request failed: {}", e.toString(), e);
-            }
+            // On a thread of its own, so that an agent whose stop blocks cannot hold up the SCM's control thread.
+            Thread stopper = new Thread(() -> {
+                try {
+                    agent.requestStop();
+                } catch (RuntimeException e) {
+                    logger.error("the agent's stop request failed: {}", e.toString(), e);
+                }
+            }, "winproxy-service-stop");
+            stopper.setDaemon(true);
+            stopper.start();
         }
     }
 }

@@ -13,6 +13,7 @@ final class FakeAgent implements ServiceAgent {
     private volatile int code;
     private volatile RuntimeException toThrow;
     private volatile boolean ignoreStop;
+    private volatile CountDownLatch stopBlocker;
 
     void ready() {
         becomeReady.countDown();
@@ -20,6 +21,23 @@ final class FakeAgent implements ServiceAgent {
 
     void ignoreStop() {
         ignoreStop = true;
+    }
+
+    /** Makes {@link #requestStop} block until the returned latch is counted down. */
+    CountDownLatch blockStop() {
+        stopBlocker = new CountDownLatch(1);
+        return stopBlocker;
+    }
+
+    /** Waits until {@link #requestStop} has been called {@code count} times. */
+    void awaitStopRequests(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (stopRequests.get() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("requestStop was called " + stopRequests.get() + " times, not " + count);
+            }
+            Thread.sleep(2);
+        }
     }
 
     /** Makes {@link #run} return {@code exitCode} without a stop request. */
@@ -50,6 +68,14 @@ final class FakeAgent implements ServiceAgent {
     @Override
     public void requestStop() {
         stopRequests.incrementAndGet();
+        CountDownLatch blocker = stopBlocker;
+        if (blocker != null) {
+            try {
+                blocker.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (!ignoreStop) {
             exit(0);
         }

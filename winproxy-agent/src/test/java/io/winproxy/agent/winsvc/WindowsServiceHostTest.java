@@ -10,6 +10,7 @@ import io.winproxy.agent.winsvc.ScmApi.ServiceMain;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -88,11 +89,31 @@ class WindowsServiceHostTest {
         scm.awaitState(ServiceState.RUNNING);
 
         scm.send(Win32Service.CONTROL_STOP);
+        agent.awaitStopRequests(1);
         scm.send(Win32Service.CONTROL_SHUTDOWN);
+        Thread.sleep(50);
         assertThat(agent.stopRequests).hasValue(1);
 
         agent.exit(0);
         assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+    }
+
+    @Test
+    void anAgentWhoseStopBlocksDoesNotHoldUpTheScmControlThread() throws Exception {
+        agent.ready();
+        CountDownLatch release = agent.blockStop();
+        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
+        scm.awaitState(ServiceState.RUNNING);
+
+        long started = System.nanoTime();
+        assertThat(scm.send(Win32Service.CONTROL_STOP)).isEqualTo(Win32Service.NO_ERROR);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+        agent.awaitStopRequests(1);
+        assertThat(scm.last().state()).isEqualTo(ServiceState.STOP_PENDING);
+
+        release.countDown();
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+        assertThat(scm.last().state()).isEqualTo(ServiceState.STOPPED);
     }
 
     @Test
