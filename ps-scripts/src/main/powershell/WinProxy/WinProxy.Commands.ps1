@@ -162,9 +162,14 @@ function Get-WinProxyHealth {
     try {
         $response = $request.GetResponse()
     } catch [System.Net.WebException] {
-        $response = $_.Exception.Response
+        $webError = $_.Exception
+        if ($webError -is [System.Management.Automation.MethodInvocationException]) {
+            $webError = $webError.InnerException
+        }
+        # A 503 is an answer, not a failure: its body still says when the proxy last synced.
+        $response = $webError.Response
         if ($null -eq $response) {
-            throw "health endpoint $url not reachable: $($_.Exception.Message)"
+            throw "health endpoint $url not reachable: $($webError.Message)"
         }
     }
     try {

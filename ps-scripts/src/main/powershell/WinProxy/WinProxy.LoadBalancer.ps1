@@ -71,8 +71,8 @@ function ConvertTo-WinProxyLoadBalancer {
         Normalizes one load balancer from the agent's JSON, an HCN v2 document or an HNS v1 policy list.
     .DESCRIPTION
         Produces a WinProxy.LoadBalancer object with Id, Service ("namespace/name", or $null when no Service owns
-        it), Port (the service port name; "hns list" labels "namespace/name:port" are split), Kind, Protocol, Vips, ExternalPort, InternalPort, Backends, SourceVip,
-        Dsr and Source (where the data came from).
+        it), Port (the service port name; the "namespace/name:port" labels of "hns list" are split), Kind,
+        Protocol, Vips, ExternalPort, InternalPort, Backends, SourceVip, Dsr and Source (where the data came from).
     .PARAMETER InputObject
         The load balancer object.
     .PARAMETER Source
