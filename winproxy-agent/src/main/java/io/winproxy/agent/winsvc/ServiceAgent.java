@@ -1,5 +1,9 @@
 package io.winproxy.agent.winsvc;
 
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
 /**
  * The proxy as the Windows service host sees it. The composition root (Main) adapts its agent to this interface and
  * hands it to {@link WindowsServiceHost#run(String, ServiceAgent)}.
@@ -23,4 +27,29 @@ public interface ServiceAgent {
      * adopts it).
      */
     void requestStop();
+
+    /**
+     * The usual adapter: {@code start} builds and starts the proxy and returns once it is serving; the service is
+     * then ready, and a stop request closes what {@code start} returned. {@link #run} returns 0 after that close,
+     * and fails (code 1) when {@code start} or the close throws.
+     */
+    static ServiceAgent untilStopped(Callable<? extends AutoCloseable> start) {
+        Objects.requireNonNull(start, "start");
+        CountDownLatch stop = new CountDownLatch(1);
+        return new ServiceAgent() {
+            @Override
+            public int run(Runnable ready) throws Exception {
+                try (AutoCloseable running = start.call()) {
+                    ready.run();
+                    stop.await();
+                }
+                return 0;
+            }
+
+            @Override
+            public void requestStop() {
+                stop.countDown();
+            }
+        };
+    }
 }

@@ -48,12 +48,22 @@ public final class WindowsServiceHost {
     }
 
     /**
-     * Connects to the SCM and runs {@code agent} as service {@code serviceName}; blocks until the service has
-     * reported {@code STOPPED}. Call it from {@code main} promptly: the SCM waits about 30 s for the connection.
+     * Connects to the SCM and runs {@code agent} as the service this process was started as; blocks until the
+     * service has reported {@code STOPPED}. Call it from {@code main} promptly: the SCM waits about 30 s for the connection.
      *
      * @return the exit code for the process: 0 after a clean, requested stop; otherwise the service-specific code
      * @throws WindowsServiceException when the SCM connection fails, for example because the process was started
      *                                 from a console ({@link WindowsServiceException#isNotStartedByScm()})
+     */
+    public int run(ServiceAgent agent) {
+        return run(DEFAULT_SERVICE_NAME, agent);
+    }
+
+    /**
+     * As {@link #run(ServiceAgent)}. {@code serviceName} names the service until the SCM tells the real one (the
+     * first argument of the service main function, which is what the log then shows); for a service of its own
+     * process the SCM does not check it, so one binary serves under any name ({@code kube-proxy},
+     * {@code kubeproxy}, ...).
      */
     public int run(String serviceName, ServiceAgent agent) {
         Objects.requireNonNull(serviceName, "serviceName");
@@ -80,7 +90,7 @@ public final class WindowsServiceHost {
 
     /** One run of the service: the state shared by the service-main thread, the control thread and the agent. */
     private final class Session {
-        private final String serviceName;
+        private volatile String serviceName;
         private final ServiceAgent agent;
         private final CountDownLatch ready = new CountDownLatch(1);
         private final CountDownLatch finished = new CountDownLatch(1);
@@ -98,6 +108,9 @@ public final class WindowsServiceHost {
 
         /** Runs on the SCM's thread; must not return before STOPPED has been reported (MS KB 201349). */
         void serviceMain(String[] args) {
+            if (args != null && args.length > 0 && args[0] != null && !args[0].isBlank()) {
+                serviceName = args[0];
+            }
             ScmApi.StatusHandle handle;
             try {
                 handle = scm.registerControlHandler(serviceName, this::onControl);

@@ -25,11 +25,13 @@ final class FakeScm {
     final AtomicReference<ScmApi.ControlHandler> handler = new AtomicReference<>();
     final ScmApi.StatusHandle handle = new ScmApi.StatusHandle() { };
     private final CountDownLatch registered = new CountDownLatch(1);
+    /** The arguments the SCM passes to the service main function: the first is the service's real name. */
+    volatile String[] serviceArgs = {"kube-proxy"};
 
     FakeScm() {
         doAnswer(invocation -> {
             ScmApi.ServiceMain main = invocation.getArgument(1);
-            Thread thread = new Thread(() -> main.serviceMain(new String[] {"kube-proxy"}), "scm-service-main");
+            Thread thread = new Thread(() -> main.serviceMain(serviceArgs), "scm-service-main");
             thread.start();
             thread.join();
             return null;

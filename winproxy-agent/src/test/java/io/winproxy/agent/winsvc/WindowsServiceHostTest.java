@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
 
 import io.winproxy.agent.winsvc.ScmApi.ServiceMain;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class WindowsServiceHostTest {
@@ -237,7 +239,7 @@ class WindowsServiceHostTest {
 
     @Test
     void aFailedControlHandlerRegistrationFailsTheRunWithoutStartingTheAgent() {
-        org.mockito.Mockito.when(scm.api.registerControlHandler(eq("kube-proxy"), any()))
+        when(scm.api.registerControlHandler(eq("kube-proxy"), any()))
                 .thenThrow(new WindowsServiceException("RegisterServiceCtrlHandlerEx", 1060, "no such service"));
         WindowsServiceHost host = new WindowsServiceHost(scm.api, FakeScm.fastTimings());
 
@@ -245,6 +247,47 @@ class WindowsServiceHostTest {
                 .extracting(e -> ((WindowsServiceException) e).win32Error()).isEqualTo(1060);
         assertThat(agent.started.getCount()).isOne();
         assertThat(scm.statuses).isEmpty();
+    }
+
+    @Test
+    void theControlHandlerIsRegisteredUnderTheNameTheScmStartedTheServiceWith() throws Exception {
+        scm.serviceArgs = new String[] {"kubeproxy"};
+        agent.ready();
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(
+                () -> new WindowsServiceHost(scm.api, FakeScm.fastTimings()).run(agent));
+        scm.awaitState(ServiceState.RUNNING);
+        scm.send(Win32Service.CONTROL_STOP);
+
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+        verify(scm.api).runDispatcher(eq(WindowsServiceHost.DEFAULT_SERVICE_NAME), any());
+        verify(scm.api).registerControlHandler(eq("kubeproxy"), any());
+    }
+
+    @Test
+    void untilStoppedClosesWhatItStartedWhenTheServiceIsStopped() throws Exception {
+        AtomicBoolean closed = new AtomicBoolean();
+        ServiceAgent started = ServiceAgent.untilStopped(() -> () -> closed.set(true));
+        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), started);
+        scm.awaitState(ServiceState.RUNNING);
+        assertThat(closed).isFalse();
+
+        scm.send(Win32Service.CONTROL_STOP);
+
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+        assertThat(closed).isTrue();
+        assertThat(scm.last()).isEqualTo(new ServiceStatus(ServiceState.STOPPED, 0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void untilStoppedReportsAFailedStartAsAFailureWithoutEverRunning() throws Exception {
+        ServiceAgent failing = ServiceAgent.untilStopped(() -> {
+            throw new IllegalStateException("HNS network Calico not found");
+        });
+        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), failing);
+
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(scm.states()).containsExactly(ServiceState.START_PENDING, ServiceState.STOPPED);
+        assertThat(scm.last().win32ExitCode()).isEqualTo(Win32Service.ERROR_SERVICE_SPECIFIC_ERROR);
     }
 
     @Test
@@ -260,8 +303,7 @@ class WindowsServiceHostTest {
     }
 
     @Test
-    void theExitCodeOfTheRunIsTheOneReportedToTheScm() throws ExecutionException, InterruptedException,
-            java.util.concurrent.TimeoutException {
+    void theExitCodeOfTheRunIsTheOneReportedToTheScm() throws Exception {
         agent.ready();
         CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
         scm.awaitState(ServiceState.RUNNING);
