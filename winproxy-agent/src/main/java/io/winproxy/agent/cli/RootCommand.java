@@ -7,11 +7,17 @@ import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.logging.LoggingSetup;
+import io.winproxy.agent.winsvc.PriorityClass;
+import io.winproxy.agent.winsvc.ProcessPriority;
+import io.winproxy.agent.winsvc.ServiceAgent;
+import io.winproxy.agent.winsvc.WindowsServiceHost;
 import io.winproxy.hns.HnsClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,31 +70,99 @@ public final class RootCommand implements Callable<Integer> {
             return CleanupCommand.cleanup(context, host, false);
         }
         String network = config.requireNetworkName();
+        applyPriorityClass(config);
+        if (config.windowsService()) {
+            if (!HnsHostOptions.isWindows()) {
+                throw new UsageException("--windows-service: only available on Windows");
+            }
+            return WindowsServiceHost.forWindows().run(new ServiceAgent() {
+                private final CountDownLatch stop = new CountDownLatch(1);
+
+                @Override
+                public int run(Runnable ready) throws Exception {
+                    return runProxy(config, network, ready, stop);
+                }
+
+                @Override
+                public void requestStop() {
+                    stop.countDown();
+                }
+            });
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        // The JVM halts when its shutdown hooks return: wait (bounded) for the graceful stop to finish.
+        context.shutdown().onShutdown(() -> {
+            stop.countDown();
+            try {
+                stopped.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            return runProxy(config, network, () -> { }, stop);
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /**
+     * Runs the proxy until {@code stop} opens or the {@code --config} file changes; {@code ready} runs after the
+     * first successful sync. Returns 0 after a requested stop.
+     *
+     * @throws IllegalStateException when the configuration file changed (kube-proxy exits so that its supervisor
+     *                               restarts it with the new file)
+     */
+    private int runProxy(ProxyConfig config, String network, Runnable ready, CountDownLatch stop)
+            throws InterruptedException, IOException {
         HnsClient hns = host.open();
-        ProxyAgent agent = ProxyAgent.start(new ProxyAgent.Setup(config, hns, network,
-                host.stateDir(context.env()), null, List.of(),
-                LoadBalancerFeatures.of(config, hns.capabilities()), null, null));
-        context.shutdown().onShutdown(agent::close);
+        AtomicBoolean readyReported = new AtomicBoolean();
         AtomicBoolean configChanged = new AtomicBoolean();
         ConfigFileWatcher watcher = null;
-        if (config.configFile().isPresent()) {
-            try {
-                watcher = ConfigFileWatcher.start(config.configFile().get(), message -> {
-                    configChanged.set(true);
-                    agent.close();
-                });
-            } catch (IOException e) {
-                logger.warn("Cannot watch {} for changes: {}", config.configFile().get(), e.getMessage());
+        try (ProxyAgent agent = ProxyAgent.start(new ProxyAgent.Setup(config, hns, network,
+                host.stateDir(context.env()), null, List.of(), LoadBalancerFeatures.of(config, hns.capabilities()),
+                report -> {
+                    if (report.result().complete() && readyReported.compareAndSet(false, true)) {
+                        ready.run();
+                    }
+                }, null))) {
+            if (config.configFile().isPresent()) {
+                try {
+                    watcher = ConfigFileWatcher.start(config.configFile().get(), message -> {
+                        configChanged.set(true);
+                        stop.countDown();
+                    });
+                } catch (IOException e) {
+                    logger.warn("Cannot watch {} for changes: {}", config.configFile().get(), e.getMessage());
+                }
+            }
+            stop.await();
+        } finally {
+            if (watcher != null) {
+                watcher.close();
             }
         }
-        agent.awaitStop();
-        if (watcher != null) {
-            watcher.close();
-        }
         if (configChanged.get()) {
-            // kube-proxy exits so that its supervisor restarts it with the new file.
             throw new IllegalStateException(ConfigFileWatcher.MESSAGE);
         }
         return 0;
+    }
+
+    private static void applyPriorityClass(ProxyConfig config) {
+        if (config.windowsPriorityClass().isEmpty()) {
+            return;
+        }
+        PriorityClass wanted;
+        try {
+            wanted = PriorityClass.parse(config.windowsPriorityClass());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (HnsHostOptions.isWindows()) {
+            ProcessPriority.forWindows().apply(wanted);
+        } else {
+            logger.warn("--windows-priorityclass has no effect on this operating system");
+        }
     }
 }
