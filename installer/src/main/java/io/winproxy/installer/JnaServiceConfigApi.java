@@ -82,6 +82,7 @@ public final class JnaServiceConfigApi implements ServiceConfigApi {
             actions.add(action);
         }
         try {
+            // Not closed: the handle stays ours and is closed through close(Handle).
             new W32Service(raw(service)).setFailureActions(actions, resetPeriodSeconds, null, null);
         } catch (RuntimeException e) {
             throw new RegistrationException("ChangeServiceConfig2(failure actions) failed: " + e.getMessage(),
