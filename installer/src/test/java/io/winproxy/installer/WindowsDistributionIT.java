@@ -85,11 +85,25 @@ class WindowsDistributionIT {
     }
 
     @Test
+    void theServiceRegistrarRunsFromLibWithJnaBesideIt() throws IOException {
+        List<String> classes = new ArrayList<>();
+        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(zip.get("lib/winproxy-installer.jar")))) {
+            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                classes.add(entry.getName());
+            }
+        }
+        assertThat(classes).contains("io/winproxy/installer/Main.class",
+                "io/winproxy/installer/ServiceRegistrar.class");
+        assertThat(zip.keySet()).anyMatch(name -> name.matches("lib/jna-\\d.*\\.jar"))
+                .anyMatch(name -> name.matches("lib/jna-platform-\\d.*\\.jar"));
+    }
+
+    @Test
     void libHoldsRuntimeJarsOnlyAndNoTestLibraries() {
         List<String> lib = zip.keySet().stream().filter(name -> name.startsWith("lib/")).toList();
         assertThat(lib).isNotEmpty().allMatch(name -> name.endsWith(".jar"));
         assertThat(lib).noneMatch(name -> name.contains("junit") || name.contains("assertj")
-                || name.contains("mockito") || name.contains("ps-scripts"));
+                || name.contains("mockito") || name.contains("ps-scripts") || name.endsWith(".pom"));
     }
 
     @Test

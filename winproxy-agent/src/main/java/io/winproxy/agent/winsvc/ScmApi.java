@@ -16,7 +16,10 @@ public interface ScmApi {
     /** {@code LPHANDLER_FUNCTION_EX}: called on the dispatcher thread; must return quickly. */
     @FunctionalInterface
     interface ControlHandler {
-        /** @return a Win32 error code: {@link Win32Service#NO_ERROR} or {@link Win32Service#ERROR_CALL_NOT_IMPLEMENTED} */
+        /**
+         * @return a Win32 error code: {@link Win32Service#NO_ERROR} or
+         *         {@link Win32Service#ERROR_CALL_NOT_IMPLEMENTED}
+         */
         int control(int control, int eventType);
     }
 

@@ -16,12 +16,14 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle reported to the SCM: {@code START_PENDING} (checkpoint advancing every heartbeat) until the agent
  * calls ready or {@link ServiceTimings#readyTimeout()} passes, then {@code RUNNING} accepting STOP, SHUTDOWN and
  * PARAMCHANGE. STOP, SHUTDOWN (and PRESHUTDOWN, should it arrive) report {@code STOP_PENDING} and call
- * {@link ServiceAgent#requestStop()} once, on a thread of its own. When the agent returns, {@code STOPPED} is reported with:
+ * {@link ServiceAgent#requestStop()} once, on a thread of its own. When the agent returns, {@code STOPPED} is
+ * reported with:
  * <ul>
- *   <li>exit code 0 after a requested stop that the agent completed with 0 (or that outlasted the stop timeout:
- *       the operator asked for the stop, and a failure code would make the SCM restart the service);</li>
+ *   <li>exit code 0 after a requested stop, whatever the agent returned and even when it outlasted the stop
+ *       timeout: the operator asked for the stop, and a failure code would make the SCM restart the service
+ *       (a failure while stopping is logged);</li>
  *   <li>{@code ERROR_SERVICE_SPECIFIC_ERROR} with the agent's code as {@code dwServiceSpecificExitCode} when the
- *       agent returned non-zero, threw (code 1), or returned without being asked to stop (code 1). A non-zero exit
+ *       agent ended on its own: it returned non-zero, threw (code 1), or returned 0 unasked (code 1). A non-zero exit
  *       code is what makes the SCM run the recovery actions that {@code install-service.ps1} configures, which
  *       the wrappers used with upstream kube-proxy fail to do.</li>
  * </ul>
@@ -49,7 +51,8 @@ public final class WindowsServiceHost {
 
     /**
      * Connects to the SCM and runs {@code agent} as the service this process was started as; blocks until the
-     * service has reported {@code STOPPED}. Call it from {@code main} promptly: the SCM waits about 30 s for the connection.
+     * service has reported {@code STOPPED}. Call it from {@code main} promptly: the SCM waits about 30 s for the
+     * connection.
      *
      * @return the exit code for the process: 0 after a clean, requested stop; otherwise the service-specific code
      * @throws WindowsServiceException when the SCM connection fails, for example because the process was started
@@ -182,7 +185,11 @@ public final class WindowsServiceHost {
             if (!done) {
                 exitCode.set(0);
                 reporter.stopped(Win32Service.NO_ERROR, 0);
-            } else if (code == 0 && stopRequested.get()) {
+            } else if (stopRequested.get()) {
+                if (code != 0) {
+                    logger.warn("the agent stopped with exit code {} after the stop request; reporting a clean stop "
+                            + "so that the SCM does not restart a service the operator stopped", code);
+                }
                 exitCode.set(0);
                 reporter.stopped(Win32Service.NO_ERROR, 0);
                 logger.info("service {} stopped", serviceName);

@@ -26,7 +26,8 @@ class PriorityClassTest {
 
     @Test
     void parsingIgnoresCaseAndSurroundingBlanks() {
-        assertThat(PriorityClass.parse(" above_normal_priority_class ")).isEqualTo(PriorityClass.ABOVE_NORMAL_PRIORITY_CLASS);
+        assertThat(PriorityClass.parse(" above_normal_priority_class "))
+                .isEqualTo(PriorityClass.ABOVE_NORMAL_PRIORITY_CLASS);
     }
 
     @Test

@@ -134,6 +134,20 @@ class WindowsServiceHostTest {
     }
 
     @Test
+    void aFailureWhileStoppingOnRequestIsNotReportedSoTheStoppedServiceStaysStopped() throws Exception {
+        ServiceAgent closeFails = ServiceAgent.untilStopped(() -> () -> {
+            throw new IllegalStateException("informer did not stop");
+        });
+        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), closeFails);
+        scm.awaitState(ServiceState.RUNNING);
+
+        scm.send(Win32Service.CONTROL_STOP);
+
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+        assertThat(scm.last()).isEqualTo(new ServiceStatus(ServiceState.STOPPED, 0, 0, 0, 0, 0));
+    }
+
+    @Test
     void anAgentThatThrowsIsReportedAsFailureWithCodeOne() throws Exception {
         agent.ready();
         CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
