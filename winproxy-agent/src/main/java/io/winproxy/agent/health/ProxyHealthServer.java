@@ -1,0 +1,150 @@
+package io.winproxy.agent.health;
+
+import com.sun.net.httpserver.HttpExchange;
+import io.winproxy.agent.kube.EventRecorder;
+import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.model.NodeInfo;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kube-proxy's proxy health server on {@code healthzBindAddress} (default {@code 0.0.0.0:10256}): {@code /healthz}
+ * (proxier healthy and node eligible) and {@code /livez} (proxier healthy), JSON bodies as upstream's
+ * {@code ProxyHealthServer}, 404 for any other path, counters {@code kubeproxy_proxy_healthz_total} and
+ * {@code kubeproxy_proxy_livez_total} by code.
+ *
+ * <p>Usage by the sync loop: {@link #updated} once at loop start and after every successful sync that programmed
+ * HNS, {@link #queued} whenever a change is queued, {@link #syncNode} on every event of this node's Node object,
+ * {@link #start()} once, {@link #close()} at shutdown. With an empty bind address nothing listens but the state is
+ * still kept, and {@link #isProxyHealthy()} then answers {@code true} as upstream does for service health checks
+ * without a proxy health server.
+ *
+ * <p>Thread-safe.
+ */
+public final class ProxyHealthServer implements AutoCloseable {
+
+    /** Event reason when the listener cannot bind (kube-proxy's). */
+    public static final String FAILED_TO_START_REASON = "FailedToStartProxierHealthcheck";
+
+    private static final Logger logger = LoggerFactory.getLogger(ProxyHealthServer.class);
+
+    private final ProxierHealth health;
+    private final AgentMetrics metrics;
+    private final boolean hardFail;
+    private final SupervisedListener listener;
+
+    /**
+     * @param bindAddress  {@code IP:port}; empty or null disables the listener
+     * @param syncPeriod   the proxy's {@code syncPeriod}; the health timeout is twice that
+     * @param hardFail     {@code bindAddressHardFail}: a bind failure makes {@link #start()} throw
+     * @param nodeName     this node, the object of the Warning event on a bind failure
+     * @throws IllegalArgumentException with a one-line message naming {@code healthzBindAddress} when invalid
+     */
+    public static ProxyHealthServer create(String bindAddress, Duration syncPeriod, boolean hardFail, String nodeName,
+                                           AgentMetrics metrics, EventRecorder events) {
+        return new ProxyHealthServer(BindAddress.parse("healthzBindAddress", bindAddress).orElse(null),
+                new ProxierHealth(ProxierHealth.timeoutForSyncPeriod(syncPeriod), Clock.systemDefaultZone()),
+                hardFail, nodeName, metrics, events, SupervisedListener.DEFAULT_RETRY_INTERVAL);
+    }
+
+    /**
+     * The full constructor (tests inject the clock through {@code health} and a short retry interval).
+     *
+     * @param bindAddress null disables the listener
+     */
+    public ProxyHealthServer(BindAddress bindAddress, ProxierHealth health, boolean hardFail, String nodeName,
+                             AgentMetrics metrics, EventRecorder events, Duration retryInterval) {
+        this.health = Objects.requireNonNull(health, "health");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.hardFail = hardFail;
+        Objects.requireNonNull(events, "events");
+        this.listener = bindAddress == null ? null : new SupervisedListener("proxy healthz", bindAddress,
+                this::handle, retryInterval,
+                message -> events.event("Node", "", nodeName, "Warning", FAILED_TO_START_REASON, message));
+    }
+
+    /** A change for {@code family} was queued and not yet applied. */
+    public void queued(IpFamily family) {
+        health.queued(family);
+    }
+
+    /** A sync of {@code family} completed and programmed HNS. */
+    public void updated(IpFamily family) {
+        health.updated(family);
+    }
+
+    /** The latest state of this node's Node object; {@code null} once it is deleted. */
+    public void syncNode(NodeInfo node) {
+        health.syncNode(node);
+    }
+
+    /** The proxier-only health given to service health checks; {@code true} when this server is disabled. */
+    public boolean isProxyHealthy() {
+        return listener == null || health.isHealthy();
+    }
+
+    public ProxierHealth health() {
+        return health;
+    }
+
+    /**
+     * Starts listening; a no-op when disabled.
+     *
+     * @throws BindFailedException when the bind fails and {@code bindAddressHardFail} is set (exit 1)
+     */
+    public void start() {
+        if (listener != null) {
+            listener.start(hardFail);
+        } else {
+            logger.info("proxy healthz server disabled (empty healthzBindAddress)");
+        }
+    }
+
+    /** The bound address, once listening. */
+    public Optional<InetSocketAddress> boundAddress() {
+        return listener == null ? Optional.empty() : listener.boundAddress();
+    }
+
+    @Override
+    public void close() {
+        if (listener != null) {
+            listener.close();
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        if ("/healthz".equals(path)) {
+            respond(exchange, true);
+        } else if ("/livez".equals(path)) {
+            respond(exchange, false);
+        } else {
+            HttpResponses.notFound(exchange);
+        }
+    }
+
+    private void respond(HttpExchange exchange, boolean healthz) throws IOException {
+        ProxyHealth current = health.health();
+        Boolean nodeEligible = healthz ? health.nodeEligible() : null;
+        boolean ok = current.healthy() && (nodeEligible == null || nodeEligible);
+        // Old clients read a recent lastUpdated as "healthy", so a 200 reports the current time.
+        Instant lastUpdated = ok ? current.currentTime() : current.lastUpdated();
+        int status = ok ? 200 : 503;
+        if (healthz) {
+            metrics.healthzResponse(status);
+        } else {
+            metrics.livezResponse(status);
+        }
+        String body = HealthJson.proxyHealth(current, lastUpdated, nodeEligible, health.clock().getZone());
+        HttpResponses.send(exchange, status, HttpResponses.JSON, body, Map.of());
+    }
+}

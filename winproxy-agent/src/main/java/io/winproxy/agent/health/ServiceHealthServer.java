@@ -1,0 +1,183 @@
+package io.winproxy.agent.health;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.winproxy.agent.kube.EventRecorder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kube-proxy's per-service health-check servers for LoadBalancer services with {@code externalTrafficPolicy:
+ * Local}: one HTTP listener per {@code healthCheckNodePort}, answering 200 on any path and method when the service
+ * has local ready endpoints and the proxier is healthy, 503 otherwise (kube-proxy-common.md §2).
+ *
+ * <p>Both sync methods are called by the sync thread at the end of every sync, {@link #syncServices} first. A port
+ * that cannot be bound gets a Warning event {@code FailedToStartServiceHealthcheck} on the Service and is retried on
+ * the next {@link #syncServices}. Thread-safe; requests are served on a small pool of daemon threads.
+ */
+public final class ServiceHealthServer implements AutoCloseable {
+
+    public static final String FAILED_TO_START_REASON = "FailedToStartServiceHealthcheck";
+
+    private static final Logger logger = LoggerFactory.getLogger(ServiceHealthServer.class);
+
+    private final String nodeName;
+    private final List<String> bindIps;
+    private final BooleanSupplier proxyHealthy;
+    private final EventRecorder events;
+    private final Map<String, Instance> instances = new HashMap<>();
+    private final ExecutorService workers =
+            Executors.newFixedThreadPool(2, SupervisedListener.daemonThreads("service healthcheck http"));
+
+    /**
+     * @param nodeName     this node, named in the Warning event
+     * @param bindIps      the IPs to listen on, one listener per IP and port; empty means the dual-stack wildcard,
+     *                     which is what upstream winkernel does ({@code nodePortAddresses} unset)
+     * @param proxyHealthy the proxier health, e.g. {@code proxyHealthServer::isProxyHealthy}
+     * @throws IllegalArgumentException when an entry of {@code bindIps} is not an IP literal
+     */
+    public ServiceHealthServer(String nodeName, List<String> bindIps, BooleanSupplier proxyHealthy,
+                               EventRecorder events) {
+        this.nodeName = Objects.requireNonNull(nodeName, "nodeName");
+        for (String ip : bindIps) {
+            if (!BindAddress.isIpLiteral(ip)) {
+                throw new IllegalArgumentException("service health check bind IP: must be a valid IP, got \"" + ip
+                        + "\"");
+            }
+        }
+        this.bindIps = List.copyOf(bindIps);
+        this.proxyHealthy = Objects.requireNonNull(proxyHealthy, "proxyHealthy");
+        this.events = Objects.requireNonNull(events, "events");
+    }
+
+    /**
+     * Makes the listeners follow the services: closes those whose service is gone or whose port changed, opens the
+     * new ones, keeps the rest (with their endpoint count).
+     *
+     * @param healthCheckNodePorts {@code "namespace/name"} to {@code healthCheckNodePort}; null means none
+     */
+    public synchronized void syncServices(Map<String, Integer> healthCheckNodePorts) {
+        Map<String, Integer> wanted = healthCheckNodePorts == null ? Map.of() : healthCheckNodePorts;
+        for (Iterator<Map.Entry<String, Instance>> it = instances.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Instance> entry = it.next();
+            Integer port = wanted.get(entry.getKey());
+            if (port == null || port != entry.getValue().port) {
+                logger.info("closing healthcheck \"{}\" on port {}", entry.getKey(), entry.getValue().port);
+                entry.getValue().close();
+                it.remove();
+            }
+        }
+        for (Map.Entry<String, Integer> entry : new TreeMap<>(wanted).entrySet()) {
+            if (!instances.containsKey(entry.getKey())) {
+                open(entry.getKey(), entry.getValue());
+            }
+        }
+    }
+
+    /**
+     * Sets each service's count of local ready endpoints; services missing from the map get 0 and entries for
+     * services without a listener are ignored.
+     *
+     * @param localReadyEndpoints {@code "namespace/name"} to the number of distinct local, ready endpoint IPs
+     */
+    public synchronized void syncEndpoints(Map<String, Integer> localReadyEndpoints) {
+        Map<String, Integer> counts = localReadyEndpoints == null ? Map.of() : localReadyEndpoints;
+        for (Map.Entry<String, Integer> entry : counts.entrySet()) {
+            if (!instances.containsKey(entry.getKey())) {
+                logger.debug("not saving endpoints for unknown healthcheck \"{}\"", entry.getKey());
+            }
+        }
+        instances.forEach((service, instance) -> instance.endpoints = counts.getOrDefault(service, 0));
+    }
+
+    /** The open listeners: {@code "namespace/name"} to port. */
+    public synchronized Map<String, Integer> services() {
+        Map<String, Integer> ports = new TreeMap<>();
+        instances.forEach((service, instance) -> ports.put(service, instance.port));
+        return Collections.unmodifiableMap(ports);
+    }
+
+    /** The bound socket addresses of every listener, for diagnostics and tests. */
+    public synchronized List<InetSocketAddress> listenAddresses() {
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        instances.values().forEach(instance -> instance.servers.forEach(s -> addresses.add(s.getAddress())));
+        return addresses;
+    }
+
+    @Override
+    public synchronized void close() {
+        instances.values().forEach(Instance::close);
+        instances.clear();
+        workers.shutdownNow();
+    }
+
+    private void open(String service, int port) {
+        Instance instance = new Instance(service, port);
+        List<BindAddress> addresses = bindIps.isEmpty()
+                ? List.of(new BindAddress("0.0.0.0", port))
+                : bindIps.stream().map(ip -> new BindAddress(ip, port)).toList();
+        for (BindAddress address : addresses) {
+            try {
+                HttpServer server = HttpServer.create(address.socketAddress(), 0);
+                server.setExecutor(workers);
+                server.createContext("/", instance::handle);
+                server.start();
+                instance.servers.add(server);
+            } catch (IOException | RuntimeException e) {
+                instance.close();
+                String message = "node " + nodeName + " failed to start healthcheck \"" + service + "\" on port "
+                        + port + ": " + e.getMessage();
+                logger.error("{}", message);
+                int slash = service.indexOf('/');
+                events.event("Service", slash < 0 ? "" : service.substring(0, slash), service.substring(slash + 1),
+                        "Warning", FAILED_TO_START_REASON, message);
+                return;
+            }
+        }
+        logger.info("opened healthcheck \"{}\" on port {}", service, port);
+        instances.put(service, instance);
+    }
+
+    /** One service's listeners and its current count; the count is written by the sync thread. */
+    private final class Instance {
+        final String service;
+        final int port;
+        final List<HttpServer> servers = new ArrayList<>();
+        volatile int endpoints;
+
+        Instance(String service, int port) {
+            this.service = service;
+            this.port = port;
+        }
+
+        void handle(HttpExchange exchange) throws IOException {
+            int count = endpoints;
+            boolean healthy = proxyHealthy.getAsBoolean();
+            int slash = service.indexOf('/');
+            String body = HealthJson.serviceHealth(slash < 0 ? "" : service.substring(0, slash),
+                    service.substring(slash + 1), count, healthy);
+            HttpResponses.send(exchange, count != 0 && healthy ? 200 : 503, HttpResponses.JSON, body,
+                    Map.of("X-Load-Balancing-Endpoint-Weight", Integer.toString(count)));
+        }
+
+        void close() {
+            for (HttpServer server : servers) {
+                server.stop(0);
+            }
+            servers.clear();
+        }
+    }
+}

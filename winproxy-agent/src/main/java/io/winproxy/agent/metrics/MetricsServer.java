@@ -1,0 +1,153 @@
+package io.winproxy.agent.metrics;
+
+import com.sun.net.httpserver.HttpExchange;
+import io.winproxy.agent.health.BindAddress;
+import io.winproxy.agent.health.HttpResponses;
+import io.winproxy.agent.health.SupervisedListener;
+import io.winproxy.agent.kube.EventRecorder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kube-proxy's metrics server on {@code metricsBindAddress} (default {@code 127.0.0.1:10249}): {@code /metrics}
+ * (Prometheus text format), {@code /healthz} (a plain {@code ok}, not the proxier health), {@code /proxyMode}
+ * ({@code kernelspace}) and, when a configuration source is given, {@code /configz}; 404 elsewhere. A bind
+ * failure is retried every 5 s, or thrown from {@link #start()} with {@code bindAddressHardFail}. Thread-safe.
+ */
+public final class MetricsServer implements AutoCloseable {
+
+    /** Event reason when the listener cannot bind (kube-proxy's). */
+    public static final String FAILED_TO_START_REASON = "FailedToStartMetricServer";
+    /** The proxy mode reported on {@code /proxyMode}. */
+    public static final String PROXY_MODE = "kernelspace";
+
+    private static final Logger logger = LoggerFactory.getLogger(MetricsServer.class);
+
+    private final PrometheusAgentMetrics metrics;
+    private final boolean hardFail;
+    private final SupervisedListener listener;
+    private final Supplier<String> configzJson;
+
+    /**
+     * @param bindAddress {@code IP:port}; empty or null disables the server
+     * @throws IllegalArgumentException with a one-line message naming {@code metricsBindAddress} when invalid
+     */
+    public static MetricsServer create(String bindAddress, boolean hardFail, String nodeName,
+                                       PrometheusAgentMetrics metrics, EventRecorder events) {
+        return create(bindAddress, hardFail, nodeName, metrics, events, null);
+    }
+
+    /**
+     * As {@link #create(String, boolean, String, PrometheusAgentMetrics, EventRecorder)}, also serving
+     * {@code /configz}.
+     *
+     * @param configzJson the effective configuration as a JSON object (a {@code KubeProxyConfiguration}), served as
+     *                    {@code {"kubeproxy.config.k8s.io":<it>}} like kube-proxy; null leaves {@code /configz} out
+     */
+    public static MetricsServer create(String bindAddress, boolean hardFail, String nodeName,
+                                       PrometheusAgentMetrics metrics, EventRecorder events,
+                                       Supplier<String> configzJson) {
+        return new MetricsServer(BindAddress.parse("metricsBindAddress", bindAddress).orElse(null), hardFail,
+                nodeName, metrics, events, SupervisedListener.DEFAULT_RETRY_INTERVAL, configzJson);
+    }
+
+    /** @param bindAddress null disables the server */
+    public MetricsServer(BindAddress bindAddress, boolean hardFail, String nodeName, PrometheusAgentMetrics metrics,
+                         EventRecorder events, Duration retryInterval) {
+        this(bindAddress, hardFail, nodeName, metrics, events, retryInterval, null);
+    }
+
+    /**
+     * @param bindAddress null disables the server
+     * @param configzJson the effective configuration as a JSON object; null leaves {@code /configz} out
+     */
+    public MetricsServer(BindAddress bindAddress, boolean hardFail, String nodeName, PrometheusAgentMetrics metrics,
+                         EventRecorder events, Duration retryInterval, Supplier<String> configzJson) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.configzJson = configzJson;
+        this.hardFail = hardFail;
+        Objects.requireNonNull(events, "events");
+        this.listener = bindAddress == null ? null : new SupervisedListener("metrics server", bindAddress,
+                this::handle, retryInterval,
+                message -> events.event("Node", "", nodeName, "Warning", FAILED_TO_START_REASON, message));
+    }
+
+    /**
+     * Starts listening; a no-op when disabled.
+     *
+     * @throws io.winproxy.agent.health.BindFailedException when the bind fails with {@code bindAddressHardFail}
+     */
+    public void start() {
+        if (listener != null) {
+            listener.start(hardFail);
+        } else {
+            logger.info("metrics server disabled (empty metricsBindAddress)");
+        }
+    }
+
+    /** The bound address, once listening. */
+    public Optional<InetSocketAddress> boundAddress() {
+        return listener == null ? Optional.empty() : listener.boundAddress();
+    }
+
+    @Override
+    public void close() {
+        if (listener != null) {
+            listener.close();
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        switch (exchange.getRequestURI().getPath()) {
+            case "/metrics" -> serveMetrics(exchange);
+            case "/healthz" -> HttpResponses.send(exchange, 200, HttpResponses.TEXT, "ok", Map.of());
+            case "/proxyMode" -> HttpResponses.send(exchange, 200, HttpResponses.TEXT, PROXY_MODE, Map.of());
+            case "/configz" -> serveConfigz(exchange);
+            default -> HttpResponses.notFound(exchange);
+        }
+    }
+
+    private void serveConfigz(HttpExchange exchange) throws IOException {
+        if (configzJson == null) {
+            HttpResponses.notFound(exchange);
+            return;
+        }
+        String config;
+        try {
+            config = configzJson.get();
+        } catch (RuntimeException e) {
+            logger.warn("cannot render /configz: {}", e.toString());
+            HttpResponses.send(exchange, 500, HttpResponses.TEXT, "cannot render the configuration\n", Map.of());
+            return;
+        }
+        HttpResponses.send(exchange, 200, HttpResponses.JSON, "{\"kubeproxy.config.k8s.io\":" + config + "}",
+                Map.of());
+    }
+
+    private void serveMetrics(HttpExchange exchange) throws IOException {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(16 * 1024);
+        metrics.write(buffer);
+        byte[] body = buffer.toByteArray();
+        try (exchange) {
+            exchange.getResponseHeaders().set("Content-Type", PrometheusAgentMetrics.CONTENT_TYPE);
+            if ("HEAD".equalsIgnoreCase(exchange.getRequestMethod())) {
+                exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
+                exchange.sendResponseHeaders(200, -1);
+                return;
+            }
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+}
