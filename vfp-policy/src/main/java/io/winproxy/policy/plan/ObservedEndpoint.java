@@ -1,6 +1,8 @@
 package io.winproxy.policy.plan;
 
+import io.winproxy.policy.model.IpFamily;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * An HNS endpoint as observed on the host, in policy vocabulary.
@@ -13,5 +15,20 @@ public record ObservedEndpoint(String id, List<String> ips, boolean remote, Stri
     public ObservedEndpoint {
         ips = List.copyOf(ips);
         providerAddress = providerAddress == null ? "" : providerAddress;
+    }
+
+    /** A local (CNI-owned) endpoint. */
+    public static ObservedEndpoint local(String id, String... ips) {
+        return new ObservedEndpoint(id, List.of(ips), false, "");
+    }
+
+    /** A remote endpoint; {@code providerAddress} empty on l2bridge. */
+    public static ObservedEndpoint remote(String id, String ip, String providerAddress) {
+        return new ObservedEndpoint(id, List.of(ip), true, providerAddress);
+    }
+
+    /** The endpoint's IP of {@code family}, if it has one. */
+    public Optional<String> ip(IpFamily family) {
+        return ips.stream().filter(ip -> IpFamily.of(ip) == family).findFirst();
     }
 }

@@ -13,4 +13,12 @@ public record Ownership(Set<String> loadBalancerIds, Set<String> remoteEndpointI
         loadBalancerIds = Set.copyOf(loadBalancerIds);
         remoteEndpointIds = Set.copyOf(remoteEndpointIds);
     }
+
+    public boolean ownsLoadBalancer(String id) {
+        return loadBalancerIds.contains(id);
+    }
+
+    public boolean ownsRemoteEndpoint(String id) {
+        return remoteEndpointIds.contains(id);
+    }
 }
