@@ -1,53 +1,276 @@
 package io.winproxy.hns;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
-/** The HRESULTs HNS callers meet, by code (hcn-api.md section 4); the hns-client work completes the table. */
+/**
+ * The HRESULTs HNS callers meet, by code (hcn-api.md section 4): the generic Win32/COM codes plus the full HCN
+ * facility table 0x803B0001..0x803B0037. Classify failures with the predicates, which look at the code only, never
+ * at the (localized) message. The messages here are English summaries for display, not what HNS prints.
+ */
 public final class HResults {
     public static final int S_OK = 0;
     public static final int E_NOTIMPL = 0x80004001;
+    public static final int E_FAIL = 0x80004005;
+    public static final int E_ACCESSDENIED = 0x80070005;
     public static final int E_INVALIDARG = 0x80070057;
     public static final int ERROR_NOT_FOUND = 0x80070490;
+    /** HRESULT_FROM_WIN32(ERROR_SERVICE_NOT_ACTIVE): HNS is stopped or restarting. */
+    public static final int ERROR_SERVICE_NOT_ACTIVE = 0x80070426;
+    /** RPC_S_SERVER_UNAVAILABLE as an HRESULT: the HNS RPC endpoint went away mid-call. */
+    public static final int RPC_S_SERVER_UNAVAILABLE = 0x800706BA;
     public static final int HCN_E_NETWORK_NOT_FOUND = 0x803B0001;
     public static final int HCN_E_ENDPOINT_NOT_FOUND = 0x803B0002;
+    public static final int HCN_E_LAYER_NOT_FOUND = 0x803B0003;
+    public static final int HCN_E_SWITCH_NOT_FOUND = 0x803B0004;
+    public static final int HCN_E_SUBNET_NOT_FOUND = 0x803B0005;
+    public static final int HCN_E_ADAPTER_NOT_FOUND = 0x803B0006;
+    public static final int HCN_E_PORT_NOT_FOUND = 0x803B0007;
+    public static final int HCN_E_POLICY_NOT_FOUND = 0x803B0008;
+    public static final int HCN_E_VFP_PORTSETTING_NOT_FOUND = 0x803B0009;
+    public static final int HCN_E_INVALID_NETWORK = 0x803B000A;
+    public static final int HCN_E_INVALID_NETWORK_TYPE = 0x803B000B;
+    public static final int HCN_E_INVALID_ENDPOINT = 0x803B000C;
+    public static final int HCN_E_INVALID_POLICY = 0x803B000D;
+    public static final int HCN_E_INVALID_POLICY_TYPE = 0x803B000E;
+    public static final int HCN_E_INVALID_REMOTE_ENDPOINT_OPERATION = 0x803B000F;
     public static final int HCN_E_NETWORK_ALREADY_EXISTS = 0x803B0010;
-    public static final int HCN_E_PORT_ALREADY_EXISTS = 0x803B0013;
+    public static final int HCN_E_LAYER_ALREADY_EXISTS = 0x803B0011;
     public static final int HCN_E_POLICY_ALREADY_EXISTS = 0x803B0012;
+    public static final int HCN_E_PORT_ALREADY_EXISTS = 0x803B0013;
+    public static final int HCN_E_ENDPOINT_ALREADY_ATTACHED = 0x803B0014;
+    public static final int HCN_E_REQUEST_UNSUPPORTED = 0x803B0015;
+    public static final int HCN_E_MAPPING_NOT_SUPPORTED = 0x803B0016;
+    public static final int HCN_E_DEGRADED_OPERATION = 0x803B0017;
+    public static final int HCN_E_SHARED_SWITCH_MODIFICATION = 0x803B0018;
+    public static final int HCN_E_GUID_CONVERSION_FAILURE = 0x803B0019;
+    public static final int HCN_E_REGKEY_FAILURE = 0x803B001A;
+    public static final int HCN_E_INVALID_JSON = 0x803B001B;
     public static final int HCN_E_INVALID_JSON_REFERENCE = 0x803B001C;
+    public static final int HCN_E_ENDPOINT_SHARING_DISABLED = 0x803B001D;
+    public static final int HCN_E_INVALID_IP = 0x803B001E;
+    public static final int HCN_E_SWITCH_EXTENSION_NOT_FOUND = 0x803B001F;
+    public static final int HCN_E_MANAGER_STOPPED = 0x803B0020;
+    public static final int GCN_E_MODULE_NOT_FOUND = 0x803B0021;
+    public static final int GCN_E_NO_REQUEST_HANDLERS = 0x803B0022;
+    public static final int GCN_E_REQUEST_UNSUPPORTED = 0x803B0023;
+    public static final int GCN_E_RUNTIMEKEYS_FAILED = 0x803B0024;
+    public static final int GCN_E_NETADAPTER_TIMEOUT = 0x803B0025;
+    public static final int GCN_E_NETADAPTER_NOT_FOUND = 0x803B0026;
+    public static final int GCN_E_NETCOMPARTMENT_NOT_FOUND = 0x803B0027;
+    public static final int GCN_E_NETINTERFACE_NOT_FOUND = 0x803B0028;
+    public static final int GCN_E_DEFAULTNAMESPACE_EXISTS = 0x803B0029;
+    public static final int HCN_E_ICS_DISABLED = 0x803B002A;
+    public static final int HCN_E_ENDPOINT_NAMESPACE_ALREADY_EXISTS = 0x803B002B;
+    public static final int HCN_E_ENTITY_HAS_REFERENCES = 0x803B002C;
     public static final int HCN_E_INVALID_INTERNAL_PORT = 0x803B002D;
+    public static final int HCN_E_NAMESPACE_ATTACH_FAILED = 0x803B002E;
+    public static final int HCN_E_ADDR_INVALID_OR_RESERVED = 0x803B002F;
+    public static final int HCN_E_INVALID_PREFIX = 0x803B0030;
+    public static final int HCN_E_OBJECT_USED_AFTER_UNLOAD = 0x803B0031;
+    public static final int HCN_E_INVALID_SUBNET = 0x803B0032;
+    public static final int HCN_E_INVALID_IP_SUBNET = 0x803B0033;
+    public static final int HCN_E_ENDPOINT_NOT_ATTACHED = 0x803B0034;
+    public static final int HCN_E_ENDPOINT_NOT_LOCAL = 0x803B0035;
+    public static final int HCN_E_INTERFACEPARAMETERS_ALREADY_APPLIED = 0x803B0036;
+    public static final int HCN_E_VFP_NOT_ALLOWED = 0x803B0037;
 
-    private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(S_OK, "S_OK"),
-            Map.entry(E_NOTIMPL, "E_NOTIMPL"),
-            Map.entry(E_INVALIDARG, "E_INVALIDARG"),
-            Map.entry(ERROR_NOT_FOUND, "ERROR_NOT_FOUND"),
-            Map.entry(HCN_E_NETWORK_NOT_FOUND, "HCN_E_NETWORK_NOT_FOUND"),
-            Map.entry(HCN_E_ENDPOINT_NOT_FOUND, "HCN_E_ENDPOINT_NOT_FOUND"),
-            Map.entry(HCN_E_NETWORK_ALREADY_EXISTS, "HCN_E_NETWORK_ALREADY_EXISTS"),
-            Map.entry(HCN_E_POLICY_ALREADY_EXISTS, "HCN_E_POLICY_ALREADY_EXISTS"),
-            Map.entry(HCN_E_PORT_ALREADY_EXISTS, "HCN_E_PORT_ALREADY_EXISTS"),
-            Map.entry(HCN_E_INVALID_JSON_REFERENCE, "HCN_E_INVALID_JSON_REFERENCE"),
-            Map.entry(HCN_E_INVALID_INTERNAL_PORT, "HCN_E_INVALID_INTERNAL_PORT"));
+    private static final Map<Integer, Entry> TABLE = table(
+            entry(S_OK, "S_OK", "The operation completed successfully"),
+            entry(E_NOTIMPL, "E_NOTIMPL", "Not implemented"),
+            entry(E_FAIL, "E_FAIL", "Unspecified error"),
+            entry(E_ACCESSDENIED, "E_ACCESSDENIED", "Access is denied"),
+            entry(E_INVALIDARG, "E_INVALIDARG", "The parameter is incorrect"),
+            entry(ERROR_NOT_FOUND, "ERROR_NOT_FOUND", "Element not found"),
+            entry(ERROR_SERVICE_NOT_ACTIVE, "ERROR_SERVICE_NOT_ACTIVE", "The service has not been started"),
+            entry(RPC_S_SERVER_UNAVAILABLE, "RPC_S_SERVER_UNAVAILABLE", "The RPC server is unavailable"),
+            entry(HCN_E_NETWORK_NOT_FOUND, "HCN_E_NETWORK_NOT_FOUND", "The network was not found"),
+            entry(HCN_E_ENDPOINT_NOT_FOUND, "HCN_E_ENDPOINT_NOT_FOUND", "The endpoint was not found"),
+            entry(HCN_E_LAYER_NOT_FOUND, "HCN_E_LAYER_NOT_FOUND", "The network's underlying layer was not found"),
+            entry(HCN_E_SWITCH_NOT_FOUND, "HCN_E_SWITCH_NOT_FOUND", "The virtual switch was not found"),
+            entry(HCN_E_SUBNET_NOT_FOUND, "HCN_E_SUBNET_NOT_FOUND", "The network interface was not found"),
+            entry(HCN_E_ADAPTER_NOT_FOUND, "HCN_E_ADAPTER_NOT_FOUND", "The network adapter was not found"),
+            entry(HCN_E_PORT_NOT_FOUND, "HCN_E_PORT_NOT_FOUND", "The switch-port was not found"),
+            entry(HCN_E_POLICY_NOT_FOUND, "HCN_E_POLICY_NOT_FOUND", "The expected policy was not found"),
+            entry(HCN_E_VFP_PORTSETTING_NOT_FOUND, "HCN_E_VFP_PORTSETTING_NOT_FOUND",
+                    "A required VFP port setting was not found"),
+            entry(HCN_E_INVALID_NETWORK, "HCN_E_INVALID_NETWORK",
+                    "The provided network configuration is invalid or missing parameters"),
+            entry(HCN_E_INVALID_NETWORK_TYPE, "HCN_E_INVALID_NETWORK_TYPE", "Invalid network type"),
+            entry(HCN_E_INVALID_ENDPOINT, "HCN_E_INVALID_ENDPOINT",
+                    "The provided endpoint configuration is invalid or missing parameters"),
+            entry(HCN_E_INVALID_POLICY, "HCN_E_INVALID_POLICY",
+                    "The provided policy configuration is invalid or missing parameters"),
+            entry(HCN_E_INVALID_POLICY_TYPE, "HCN_E_INVALID_POLICY_TYPE", "Invalid policy type"),
+            entry(HCN_E_INVALID_REMOTE_ENDPOINT_OPERATION, "HCN_E_INVALID_REMOTE_ENDPOINT_OPERATION",
+                    "This requested operation is invalid for a remote endpoint"),
+            entry(HCN_E_NETWORK_ALREADY_EXISTS, "HCN_E_NETWORK_ALREADY_EXISTS",
+                    "A network with this name already exists"),
+            entry(HCN_E_LAYER_ALREADY_EXISTS, "HCN_E_LAYER_ALREADY_EXISTS", "A layer with this name already exists"),
+            entry(HCN_E_POLICY_ALREADY_EXISTS, "HCN_E_POLICY_ALREADY_EXISTS",
+                    "Policy information already exists on this object"),
+            entry(HCN_E_PORT_ALREADY_EXISTS, "HCN_E_PORT_ALREADY_EXISTS", "The specified port already exists"),
+            entry(HCN_E_ENDPOINT_ALREADY_ATTACHED, "HCN_E_ENDPOINT_ALREADY_ATTACHED",
+                    "This endpoint is already attached to the switch"),
+            entry(HCN_E_REQUEST_UNSUPPORTED, "HCN_E_REQUEST_UNSUPPORTED", "The specified request is unsupported"),
+            entry(HCN_E_MAPPING_NOT_SUPPORTED, "HCN_E_MAPPING_NOT_SUPPORTED",
+                    "Port mapping is not supported on the given network"),
+            entry(HCN_E_DEGRADED_OPERATION, "HCN_E_DEGRADED_OPERATION",
+                    "There was an operation attempted on a degraded object"),
+            entry(HCN_E_SHARED_SWITCH_MODIFICATION, "HCN_E_SHARED_SWITCH_MODIFICATION",
+                    "Cannot modify a switch shared by multiple networks"),
+            entry(HCN_E_GUID_CONVERSION_FAILURE, "HCN_E_GUID_CONVERSION_FAILURE",
+                    "Failed to interpret a parameter as a GUID"),
+            entry(HCN_E_REGKEY_FAILURE, "HCN_E_REGKEY_FAILURE", "Failed to process registry key"),
+            entry(HCN_E_INVALID_JSON, "HCN_E_INVALID_JSON", "Invalid JSON document string"),
+            entry(HCN_E_INVALID_JSON_REFERENCE, "HCN_E_INVALID_JSON_REFERENCE",
+                    "The reference is invalid in the JSON document"),
+            entry(HCN_E_ENDPOINT_SHARING_DISABLED, "HCN_E_ENDPOINT_SHARING_DISABLED", "Endpoint sharing is disabled"),
+            entry(HCN_E_INVALID_IP, "HCN_E_INVALID_IP",
+                    "IP address is either invalid or not part of any configured subnet(s)"),
+            entry(HCN_E_SWITCH_EXTENSION_NOT_FOUND, "HCN_E_SWITCH_EXTENSION_NOT_FOUND",
+                    "The specified switch extension does not exist on this switch"),
+            entry(HCN_E_MANAGER_STOPPED, "HCN_E_MANAGER_STOPPED",
+                    "Operation cannot be performed while service is stopping"),
+            entry(GCN_E_MODULE_NOT_FOUND, "GCN_E_MODULE_NOT_FOUND", "The module was not found"),
+            entry(GCN_E_NO_REQUEST_HANDLERS, "GCN_E_NO_REQUEST_HANDLERS",
+                    "No request handlers are registered for this module"),
+            entry(GCN_E_REQUEST_UNSUPPORTED, "GCN_E_REQUEST_UNSUPPORTED",
+                    "The request is not supported by this module"),
+            entry(GCN_E_RUNTIMEKEYS_FAILED, "GCN_E_RUNTIMEKEYS_FAILED", "Failed to set the runtime keys"),
+            entry(GCN_E_NETADAPTER_TIMEOUT, "GCN_E_NETADAPTER_TIMEOUT", "Timed out waiting for a network adapter"),
+            entry(GCN_E_NETADAPTER_NOT_FOUND, "GCN_E_NETADAPTER_NOT_FOUND", "The network adapter was not found"),
+            entry(GCN_E_NETCOMPARTMENT_NOT_FOUND, "GCN_E_NETCOMPARTMENT_NOT_FOUND",
+                    "The network compartment was not found"),
+            entry(GCN_E_NETINTERFACE_NOT_FOUND, "GCN_E_NETINTERFACE_NOT_FOUND", "The network interface was not found"),
+            entry(GCN_E_DEFAULTNAMESPACE_EXISTS, "GCN_E_DEFAULTNAMESPACE_EXISTS", "A default namespace already exists"),
+            entry(HCN_E_ICS_DISABLED, "HCN_E_ICS_DISABLED", "Internet connection sharing is disabled"),
+            entry(HCN_E_ENDPOINT_NAMESPACE_ALREADY_EXISTS, "HCN_E_ENDPOINT_NAMESPACE_ALREADY_EXISTS",
+                    "This endpoint is already attached to a namespace"),
+            entry(HCN_E_ENTITY_HAS_REFERENCES, "HCN_E_ENTITY_HAS_REFERENCES",
+                    "The specified entity cannot be removed while it still has references"),
+            entry(HCN_E_INVALID_INTERNAL_PORT, "HCN_E_INVALID_INTERNAL_PORT",
+                    "The internal port must exist and cannot be zero"),
+            entry(HCN_E_NAMESPACE_ATTACH_FAILED, "HCN_E_NAMESPACE_ATTACH_FAILED", "Failed to attach to the namespace"),
+            entry(HCN_E_ADDR_INVALID_OR_RESERVED, "HCN_E_ADDR_INVALID_OR_RESERVED",
+                    "The address is invalid or reserved"),
+            entry(HCN_E_INVALID_PREFIX, "HCN_E_INVALID_PREFIX", "The prefix is invalid"),
+            entry(HCN_E_OBJECT_USED_AFTER_UNLOAD, "HCN_E_OBJECT_USED_AFTER_UNLOAD",
+                    "An object was used after it was unloaded"),
+            entry(HCN_E_INVALID_SUBNET, "HCN_E_INVALID_SUBNET", "The subnet is invalid"),
+            entry(HCN_E_INVALID_IP_SUBNET, "HCN_E_INVALID_IP_SUBNET", "The IP subnet is invalid"),
+            entry(HCN_E_ENDPOINT_NOT_ATTACHED, "HCN_E_ENDPOINT_NOT_ATTACHED", "The endpoint is not attached"),
+            entry(HCN_E_ENDPOINT_NOT_LOCAL, "HCN_E_ENDPOINT_NOT_LOCAL", "The endpoint is not local"),
+            entry(HCN_E_INTERFACEPARAMETERS_ALREADY_APPLIED, "HCN_E_INTERFACEPARAMETERS_ALREADY_APPLIED",
+                    "Interface parameters have already been applied"),
+            entry(HCN_E_VFP_NOT_ALLOWED, "HCN_E_VFP_NOT_ALLOWED", "VFP is not allowed")
+);
 
     private HResults() {
     }
 
+    /** The symbolic name of an HRESULT, e.g. {@code HCN_E_PORT_ALREADY_EXISTS}, or its hex form when unknown. */
     public static String name(int hresult) {
-        String name = NAMES.get(hresult);
-        return name != null ? name : String.format(Locale.ROOT, "0x%08X", hresult);
+        Entry e = TABLE.get(hresult);
+        return e != null ? e.name() : hex(hresult);
     }
 
+    /** An English summary of the HRESULT's meaning, empty when the code is not in the table. */
+    public static Optional<String> message(int hresult) {
+        return Optional.ofNullable(TABLE.get(hresult)).map(Entry::message);
+    }
+
+    /** The code of a symbolic name ({@code "HCN_E_PORT_ALREADY_EXISTS"}, case-insensitive), if known. */
+    public static Optional<Integer> byName(String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        for (Entry e : TABLE.values()) {
+            if (e.name().equalsIgnoreCase(name.trim())) {
+                return Optional.of(e.code());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code 0x803B001C}: the unsigned upper-case hex form of an HRESULT. */
+    public static String hex(int hresult) {
+        return String.format(Locale.ROOT, "0x%08X", hresult);
+    }
+
+    /** {@code 0x803B001C HCN_E_INVALID_JSON_REFERENCE}, or just the hex form when the code is unknown. */
+    public static String describe(int hresult) {
+        Entry e = TABLE.get(hresult);
+        return e != null ? hex(hresult) + " " + e.name() : hex(hresult);
+    }
+
+    /**
+     * Parses {@code 0x803B0013}, {@code 803b0013}, a signed or unsigned decimal ({@code 2151350291}) or a symbolic
+     * name. Throws {@link IllegalArgumentException} with a one-line message otherwise.
+     */
+    public static int parse(String text) {
+        String t = text == null ? "" : text.trim();
+        Optional<Integer> named = byName(t);
+        if (named.isPresent()) {
+            return named.get();
+        }
+        try {
+            if (t.startsWith("0x") || t.startsWith("0X")) {
+                return (int) Long.parseLong(t.substring(2), 16);
+            }
+            if (t.matches("-?[0-9]+")) {
+                return (int) Long.parseLong(t);
+            }
+            return (int) Long.parseLong(t, 16);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an HRESULT: '" + t + "'");
+        }
+    }
+
+    public static boolean failed(int hresult) {
+        return hresult < 0;
+    }
+
+    /** Element not found, or HCN's typed network/endpoint not-found codes (hcsshim misses the latter). */
     public static boolean isNotFound(int hresult) {
         return hresult == ERROR_NOT_FOUND || hresult == HCN_E_NETWORK_NOT_FOUND || hresult == HCN_E_ENDPOINT_NOT_FOUND;
     }
 
     public static boolean isAlreadyExists(int hresult) {
-        return hresult == HCN_E_NETWORK_ALREADY_EXISTS || hresult == HCN_E_POLICY_ALREADY_EXISTS
-                || hresult == HCN_E_PORT_ALREADY_EXISTS;
+        return hresult == HCN_E_NETWORK_ALREADY_EXISTS || hresult == HCN_E_LAYER_ALREADY_EXISTS
+                || hresult == HCN_E_POLICY_ALREADY_EXISTS || hresult == HCN_E_PORT_ALREADY_EXISTS;
     }
 
     public static boolean isNotImplemented(int hresult) {
         return hresult == E_NOTIMPL;
+    }
+
+    /** The request itself is wrong (retrying the same document cannot succeed). */
+    public static boolean isInvalidArgument(int hresult) {
+        return hresult == E_INVALIDARG || hresult == HCN_E_INVALID_POLICY || hresult == HCN_E_INVALID_POLICY_TYPE
+                || hresult == HCN_E_INVALID_JSON || hresult == HCN_E_INVALID_JSON_REFERENCE;
+    }
+
+    /** HNS is stopping, restarting or unreachable: keep state and retry later. */
+    public static boolean isServiceUnavailable(int hresult) {
+        return hresult == HCN_E_MANAGER_STOPPED || hresult == ERROR_SERVICE_NOT_ACTIVE
+                || hresult == RPC_S_SERVER_UNAVAILABLE;
+    }
+
+    private record Entry(int code, String name, String message) {
+    }
+
+    private static Entry entry(int code, String name, String message) {
+        return new Entry(code, name, message);
+    }
+
+    private static Map<Integer, Entry> table(Entry... entries) {
+        Map<Integer, Entry> m = new LinkedHashMap<>();
+        for (Entry e : entries) {
+            m.put(e.code(), e);
+        }
+        return Map.copyOf(m);
     }
 }

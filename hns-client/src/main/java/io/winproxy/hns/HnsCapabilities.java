@@ -1,9 +1,50 @@
 package io.winproxy.hns;
 
+import java.util.Set;
+
 /**
- * The HNS version and the features it enables (hcsshim {@code hcnsupport.go}). The feature table is completed by
- * the hns-client work; the agent and the policy read features through these accessors only.
+ * The HNS version and the features it enables (hcsshim {@code hcnsupport.go}); build it with
+ * {@link HnsFeatures#forVersion(HnsVersion)}. The agent and the policy read features through these accessors only.
+ * The components are the features winproxy decides on; every other feature is derived from {@link #version()}.
  */
 public record HnsCapabilities(HnsVersion version, boolean dsr, boolean ipv6DualStack, boolean sessionAffinity,
                               boolean modifyLoadBalancer, boolean remoteSubnet) {
+
+    /** Whether the version enables {@code feature} (any of the hcsshim features, not only the components). */
+    public boolean supports(HnsFeature feature) {
+        return feature.isSupportedBy(version);
+    }
+
+    /** Every feature the version enables. */
+    public Set<HnsFeature> features() {
+        return HnsFeatures.supported(version);
+    }
+
+    public boolean apiV2() {
+        return supports(HnsFeature.API_V2);
+    }
+
+    public boolean hostRoute() {
+        return supports(HnsFeature.HOST_ROUTE);
+    }
+
+    public boolean vxlanPort() {
+        return supports(HnsFeature.VXLAN_PORT);
+    }
+
+    public boolean l4Proxy() {
+        return supports(HnsFeature.L4_PROXY);
+    }
+
+    public boolean setPolicy() {
+        return supports(HnsFeature.SET_POLICY);
+    }
+
+    public boolean networkAcl() {
+        return supports(HnsFeature.NETWORK_ACL);
+    }
+
+    public boolean disableHostPort() {
+        return supports(HnsFeature.DISABLE_HOST_PORT);
+    }
 }

@@ -1,0 +1,22 @@
+package io.winproxy.hns.emulator;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.hns.model.HostComputeNetwork;
+import java.util.List;
+
+/**
+ * The state file's content: the emulated HNS version and every object as v2 HCN documents, in creation order.
+ * {@code hnsVersion} is {@code "MAJOR.MINOR"}.
+ */
+public record EmulatorStateDocument(@JsonProperty("HnsVersion") String hnsVersion,
+                                    @JsonProperty("Networks") List<HostComputeNetwork> networks,
+                                    @JsonProperty("Endpoints") List<HostComputeEndpoint> endpoints,
+                                    @JsonProperty("LoadBalancers") List<HostComputeLoadBalancer> loadBalancers) {
+    public EmulatorStateDocument {
+        networks = networks == null ? List.of() : List.copyOf(networks);
+        endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);
+        loadBalancers = loadBalancers == null ? List.of() : List.copyOf(loadBalancers);
+    }
+}

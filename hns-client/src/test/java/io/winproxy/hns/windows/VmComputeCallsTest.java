@@ -1,0 +1,74 @@
+package io.winproxy.hns.windows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.winproxy.hns.HnsException;
+import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.model.HcnJson;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/** Tier 2 for HNSCall against the stand-in: the version probe and the v1 envelope. */
+@EnabledOnOs(OS.LINUX)
+class VmComputeCallsTest {
+    private StandIn standIn;
+    private VmComputeCalls calls;
+
+    @BeforeEach
+    void setUp() {
+        standIn = StandIn.fresh();
+        calls = new VmComputeCalls(standIn.vmCompute, standIn.coTaskMemFree, HcnJson.newMapper());
+    }
+
+    @AfterEach
+    void everyResponseIsFreed() {
+        standIn.assertEverythingReleased();
+    }
+
+    @Test
+    void theVersionIsReadFromGetGlobalsVersionWithAnEmptyRequest() {
+        standIn.control.standin_set_version(12, 1);
+
+        assertThat(calls.version()).isEqualTo(new HnsVersion(12, 1));
+        assertThat(standIn.lastText("HNSCall")).isEqualTo("GET /globals/version ");
+    }
+
+    @Test
+    void aFailureEnvelopeIsAnExceptionNamingTheRequest() {
+        assertThatThrownBy(() -> calls.call("GET", "/nonsense", ""))
+                .isInstanceOfSatisfying(HnsException.class, e -> {
+                    assertThat(e.operation()).isEqualTo("HNSCall GET /nonsense");
+                    assertThat(e.hresult()).isEqualTo(0x80004005);
+                    assertThat(e.errorRecord()).contains("Invalid request path");
+                });
+    }
+
+    @Test
+    void aFailureEnvelopeWithAnErrorCodeKeepsThatCode() {
+        standIn.failNext("HNSCall", 0, "{\"Success\":false,\"Error\":\"x\",\"ErrorCode\":2147500033}");
+
+        assertThatThrownBy(() -> calls.version())
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotImplemented()).isTrue());
+    }
+
+    @Test
+    void aNegativeHresultIsAnException() {
+        standIn.failNext("HNSCall", 0x80070005, null);
+
+        assertThatThrownBy(() -> calls.version())
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.hresult()).isEqualTo(0x80070005));
+    }
+
+    @Test
+    void anOutputWithoutMajorAndMinorIsAnException() {
+        standIn.failNext("HNSCall", 0, "{\"Success\":true,\"Output\":{}}");
+
+        assertThatThrownBy(() -> calls.version())
+                .isInstanceOf(HnsException.class)
+                .hasMessageContaining("no Major/Minor");
+    }
+}
