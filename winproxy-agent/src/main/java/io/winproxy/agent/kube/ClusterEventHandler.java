@@ -23,4 +23,8 @@ public interface ClusterEventHandler {
 
     /** The initial list of EndpointSlices has been delivered. */
     void onEndpointSlicesSynced();
+
+    /** The initial list of this Node (zero or one object) has been delivered. Optional: does nothing by default. */
+    default void onNodeSynced() {
+    }
 }

@@ -1,0 +1,115 @@
+package io.winproxy.agent.kube;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointHints;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.ForNode;
+import io.fabric8.kubernetes.api.model.discovery.v1.ForZone;
+import io.winproxy.policy.model.EndpointSliceInfo;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Maps a {@code discovery.k8s.io/v1} {@link EndpointSlice} to {@link EndpointSliceInfo}. Never throws: an
+ * unparsable trigger-time annotation or a malformed endpoint is dropped with a warning naming the slice; an object
+ * without a name maps to empty. Stateless and thread-safe.
+ */
+public final class EndpointSliceMapper {
+    /** The label naming the Service a slice belongs to. */
+    public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+    /** When the change that produced this slice happened (used for the network-programming latency metric). */
+    public static final String TRIGGER_TIME_ANNOTATION = "endpoints.kubernetes.io/last-change-trigger-time";
+
+    private final Consumer<String> warnings;
+
+    /** Warnings go to the log. */
+    public EndpointSliceMapper() {
+        this(MappingWarnings.log());
+    }
+
+    /** @param warnings receives one line per dropped part, naming the slice */
+    public EndpointSliceMapper(Consumer<String> warnings) {
+        this.warnings = warnings;
+    }
+
+    public Optional<EndpointSliceInfo> map(EndpointSlice slice) {
+        ObjectMeta meta = slice == null ? null : slice.getMetadata();
+        if (meta == null || meta.getName() == null || meta.getName().isEmpty()) {
+            warnings.accept("Ignoring an EndpointSlice without metadata.name");
+            return Optional.empty();
+        }
+        String namespace = meta.getNamespace() == null ? "default" : meta.getNamespace();
+        String id = "EndpointSlice " + namespace + "/" + meta.getName();
+        Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
+        String serviceName = labels.get(SERVICE_NAME_LABEL);
+        if (serviceName != null && serviceName.isEmpty()) {
+            serviceName = null;
+        }
+        return Optional.of(new EndpointSliceInfo(namespace, meta.getName(), serviceName, slice.getAddressType(),
+                ports(id, slice.getPorts()), endpoints(id, slice.getEndpoints()), triggerTime(id, meta)));
+    }
+
+    private Instant triggerTime(String id, ObjectMeta meta) {
+        String text = meta.getAnnotations() == null ? null : meta.getAnnotations().get(TRIGGER_TIME_ANNOTATION);
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(text.trim()).toInstant();
+        } catch (DateTimeParseException e) {
+            warnings.accept(id + ": annotation " + TRIGGER_TIME_ANNOTATION + " is not an RFC 3339 time (\"" + text
+                    + "\"); ignored");
+            return null;
+        }
+    }
+
+    private static List<EndpointSliceInfo.SlicePort> ports(String id, List<EndpointPort> ports) {
+        List<EndpointSliceInfo.SlicePort> result = new ArrayList<>();
+        if (ports != null) {
+            for (EndpointPort p : ports) {
+                if (p != null) {
+                    result.add(new EndpointSliceInfo.SlicePort(p.getName() == null ? "" : p.getName(),
+                            p.getProtocol(), p.getPort()));
+                }
+            }
+        }
+        return result;
+    }
+
+    private List<EndpointSliceInfo.SliceEndpoint> endpoints(String id, List<Endpoint> endpoints) {
+        List<EndpointSliceInfo.SliceEndpoint> result = new ArrayList<>();
+        if (endpoints == null) {
+            return result;
+        }
+        for (int i = 0; i < endpoints.size(); i++) {
+            Endpoint e = endpoints.get(i);
+            List<String> addresses = e == null ? List.of() : ServiceMapper.withoutNulls(e.getAddresses());
+            if (addresses.isEmpty()) {
+                warnings.accept(id + ": endpoints[" + i + "] has no addresses; dropped");
+                continue;
+            }
+            EndpointConditions c = e.getConditions();
+            EndpointHints hints = e.getHints();
+            List<String> zoneHints = hints == null || hints.getForZones() == null ? List.of()
+                    : hints.getForZones().stream().filter(Objects::nonNull).map(ForZone::getName)
+                            .filter(Objects::nonNull).toList();
+            List<String> nodeHints = hints == null || hints.getForNodes() == null ? List.of()
+                    : hints.getForNodes().stream().filter(Objects::nonNull).map(ForNode::getName)
+                            .filter(Objects::nonNull).toList();
+            result.add(new EndpointSliceInfo.SliceEndpoint(addresses,
+                    c == null ? null : c.getReady(), c == null ? null : c.getServing(),
+                    c == null ? null : c.getTerminating(), e.getNodeName(), e.getZone(), zoneHints, nodeHints));
+        }
+        return result;
+    }
+}
