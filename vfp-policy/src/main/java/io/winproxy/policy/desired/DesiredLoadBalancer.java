@@ -19,6 +19,16 @@ public record DesiredLoadBalancer(ServicePortName service, LoadBalancerKind kind
         sourceVip = sourceVip == null ? "" : sourceVip;
     }
 
+    /** {@code frontendVIPs} of {@code plan -o json}: the VIP, or empty for the VIP-less NodePort kind. */
+    public List<String> frontendVips() {
+        return key.frontendVip().isEmpty() ? List.of() : List.of(key.frontendVip());
+    }
+
+    /** The external (frontend) port. */
+    public int externalPort() {
+        return key.externalPort();
+    }
+
     public boolean dsr() {
         return (flags & FLAG_DSR) != 0;
     }

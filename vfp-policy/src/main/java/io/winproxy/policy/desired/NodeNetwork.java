@@ -1,7 +1,6 @@
 package io.winproxy.policy.desired;
 
 import io.winproxy.policy.model.IpFamily;
-import io.winproxy.policy.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,7 @@ public record NodeNetwork(NetworkType networkType, String networkName, String no
         nodeIps = nodeIps == null ? Map.of() : Map.copyOf(nodeIps);
         sourceVip = sourceVip == null ? "" : sourceVip;
         hostMac = hostMac == null ? "" : hostMac;
-        remoteSubnets = remoteSubnets == null ? Map.of() : Map.copyOf(new TreeMap<>(remoteSubnets));
+        remoteSubnets = remoteSubnets == null ? Map.of() : Map.copyOf(remoteSubnets);
         localEndpointIps = localEndpointIps == null ? Set.of() : Set.copyOf(localEndpointIps);
         rootEndpointIps = rootEndpointIps == null ? List.of() : List.copyOf(rootEndpointIps);
     }
@@ -67,21 +66,12 @@ public record NodeNetwork(NetworkType networkType, String networkName, String no
     }
 
     /**
-     * The overlay provider address of a remote IP: the PA of the remote subnet containing it, the IP itself when it is
-     * a provider address (another node), or empty when nothing matches (a "public" IP). Malformed prefixes are
-     * ignored.
+     * The overlay provider address of a remote IP: the PA of the remote subnet containing it (longest prefix first),
+     * the IP itself when it is a provider address (another node), or empty when nothing matches (a "public" IP).
+     * Malformed prefixes are ignored.
      */
     public Optional<String> providerAddressOf(String ip) {
-        if (isProviderAddress(ip)) {
-            return Optional.of(ip);
-        }
-        for (Map.Entry<String, String> route : new TreeMap<>(remoteSubnets).entrySet()) {
-            Optional<IpPrefix> prefix = IpPrefix.parse(route.getKey());
-            if (prefix.isPresent() && prefix.get().contains(ip)) {
-                return Optional.of(route.getValue());
-            }
-        }
-        return Optional.empty();
+        return new RemoteSubnets(remoteSubnets).providerAddressOf(ip);
     }
 
     /** A builder, convenient for tests and the agent. */
@@ -117,9 +107,9 @@ public record NodeNetwork(NetworkType networkType, String networkName, String no
             return this;
         }
 
-        /** Adds a node IP (its family is derived from the text). */
+        /** Adds a node IP (its family is derived from the text); the first IP of a family wins. */
         public Builder nodeIp(String ip) {
-            nodeIps.put(IpFamily.of(ip), ip);
+            nodeIps.putIfAbsent(IpFamily.of(ip), ip);
             return this;
         }
 

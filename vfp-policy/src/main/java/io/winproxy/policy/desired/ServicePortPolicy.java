@@ -11,6 +11,7 @@ import io.winproxy.policy.topology.EndpointCategorizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -36,11 +37,13 @@ final class ServicePortPolicy {
     private final NodeNetwork node;
     private final PolicyConfig config;
     private final List<LoadBalancerFeature> features;
+    private final RemoteSubnets remoteSubnets;
 
     ServicePortPolicy(NodeNetwork node, PolicyConfig config, List<LoadBalancerFeature> features) {
         this.node = node;
         this.config = config;
         this.features = features;
+        this.remoteSubnets = new RemoteSubnets(node.remoteSubnets());
     }
 
     Result compute(ServicePortInfo svc, List<EndpointInfo> endpoints) {
@@ -95,29 +98,14 @@ final class ServicePortPolicy {
                                List<PolicyWarning> warnings) {
         ServicePortContext ctx = new ServicePortContext(svc, family, node, config);
         features.forEach(f -> warnings.addAll(f.warnings(ctx)));
-        boolean noRemote = features.stream().anyMatch(f -> f.excludeRemoteEndpoints(ctx));
-
-        List<EndpointInfo> eps = new ArrayList<>();
-        for (EndpointInfo ep : all) {
-            if (ep.family() != family) {
-                continue;
-            }
-            boolean hnsLocal = node.localEndpointIps().contains(ep.ip());
-            if (ep.local() && !hnsLocal) {
-                continue; // local in Kubernetes but no CNI endpoint (yet): cannot be programmed, as upstream
-            }
-            if (noRemote && !ep.local() && !hnsLocal) {
-                continue;
-            }
-            eps.add(ep);
-        }
+        List<EndpointInfo> eps = programmable(all, family, features.stream()
+                .anyMatch(f -> f.excludeRemoteEndpoints(ctx)));
         CategorizedEndpoints cat = EndpointCategorizer.categorize(eps, svc, node.nodeName(), node.zone(),
                 config.featureEnabled(PolicyConfig.PREFER_SAME_TRAFFIC_DISTRIBUTION));
         List<EndpointInfo> local = svc.usesLocalEndpoints() ? cat.localEndpoints()
                 : EndpointCategorizer.localEndpoints(eps);
         List<EndpointInfo> cluster = cat.clusterEndpoints();
 
-        // One internal port per HNS load balancer: the port most selected endpoints use, ties to the lowest.
         TreeSet<EndpointInfo> used = new TreeSet<>((a, b) -> a.key().compareTo(b.key()));
         used.addAll(cluster);
         used.addAll(local);
@@ -125,23 +113,70 @@ final class ServicePortPolicy {
             addHealthChecks(svc, family, ctx, cat, node.effectiveSourceVip(), lbs);
             return;
         }
+        int internalPort = internalPort(svc, used, warnings);
+        cluster = cluster.stream().filter(ep -> ep.port() == internalPort).toList();
+        local = local.stream().filter(ep -> ep.port() == internalPort).toList();
+
+        List<LbSpec> specs = new ArrayList<>();
+        for (LbSpec spec : specs(svc, family, ctx, cluster, local)) {
+            if (spec.backends().isEmpty()) {
+                continue; // no LB without backends: the VIP is simply not programmed (no REJECT on Windows)
+            }
+            specs.add(limited(svc, spec, warnings));
+        }
+        TreeSet<String> programmed = new TreeSet<>();
+        specs.forEach(spec -> programmed.addAll(spec.backends()));
+        String sourceVip = remoteEndpoints(family, programmed, remotes);
+
+        int baseFlags = family == IpFamily.IPV6 ? HnsFlags.LB_IPV6 : 0;
+        int distribution = svc.clientIpAffinity() ? HnsFlags.DISTRIBUTION_SOURCE_IP : HnsFlags.DISTRIBUTION_NONE;
+        for (LbSpec spec : specs) {
+            DesiredLoadBalancer lb = new DesiredLoadBalancer(svc.name(), spec.kind(),
+                    new LoadBalancerKey(family, spec.vip(), svc.protocol(), spec.externalPort()), internalPort,
+                    spec.backends(), sourceVip, baseFlags, spec.portMappingFlags(), distribution);
+            lbs.add(adjust(ctx, lb));
+        }
+        addHealthChecks(svc, family, ctx, cat, sourceVip, lbs);
+    }
+
+    /**
+     * The endpoints of {@code family} that this node can program: a local endpoint (Kubernetes view) needs a local
+     * CNI endpoint (as upstream, it is skipped until the CNI made it); remote ones are dropped when a feature says so.
+     */
+    private List<EndpointInfo> programmable(List<EndpointInfo> all, IpFamily family, boolean noRemote) {
+        List<EndpointInfo> eps = new ArrayList<>();
+        for (EndpointInfo ep : all) {
+            boolean hnsLocal = node.localEndpointIps().contains(ep.ip());
+            if (ep.family() != family || (ep.local() && !hnsLocal) || (noRemote && !ep.local() && !hnsLocal)) {
+                continue;
+            }
+            eps.add(ep);
+        }
+        return eps;
+    }
+
+    /** One internal port per HNS load balancer: the port most used endpoints use, ties to the lowest. */
+    private static int internalPort(ServicePortInfo svc, Set<EndpointInfo> used, List<PolicyWarning> warnings) {
         Map<Integer, Long> counts = used.stream().collect(Collectors.groupingBy(EndpointInfo::port,
                 TreeMap::new, Collectors.counting()));
-        int internalPort = counts.entrySet().stream().max((a, b) -> a.getValue().equals(b.getValue())
+        int port = counts.entrySet().stream().max((a, b) -> a.getValue().equals(b.getValue())
                 ? Integer.compare(b.getKey(), a.getKey()) : Long.compare(a.getValue(), b.getValue())).get().getKey();
         if (counts.size() > 1) {
-            String excluded = used.stream().filter(ep -> ep.port() != internalPort).map(EndpointInfo::key)
+            String excluded = used.stream().filter(ep -> ep.port() != port).map(EndpointInfo::key)
                     .collect(Collectors.joining(", "));
             warnings.add(warn(svc, "MixedTargetPorts", "port " + portLabel(svc) + ": endpoints use different ports "
-                    + counts.keySet() + "; HNS load balancers have one internal port, " + internalPort
+                    + counts.keySet() + "; HNS load balancers have one internal port, " + port
                     + " is used and these endpoints are excluded: " + excluded));
-            cluster = cluster.stream().filter(ep -> ep.port() == internalPort).toList();
-            local = local.stream().filter(ep -> ep.port() == internalPort).toList();
         }
+        return port;
+    }
 
-        List<String> clusterIpBackends = ips(svc.internalPolicyLocal() ? local : cluster);
+    /** The candidate load balancers of one family with their backends (possibly empty). */
+    private List<LbSpec> specs(ServicePortInfo svc, IpFamily family, ServicePortContext ctx,
+                               List<EndpointInfo> cluster, List<EndpointInfo> local) {
         List<LbSpec> specs = new ArrayList<>();
-        specs.add(new LbSpec(LoadBalancerKind.CLUSTER_IP, svc.clusterIp(family), svc.port(), clusterIpBackends, 0));
+        specs.add(new LbSpec(LoadBalancerKind.CLUSTER_IP, svc.clusterIp(family), svc.port(),
+                ips(svc.internalPolicyLocal() ? local : cluster), 0));
         if (svc.nodePort() > 0) {
             specs.add(new LbSpec(LoadBalancerKind.NODE_PORT, "", svc.nodePort(),
                     externalBackends(svc, ctx, LoadBalancerKind.NODE_PORT, cluster, local),
@@ -157,33 +192,36 @@ final class ServicePortPolicy {
                     externalBackends(svc, ctx, LoadBalancerKind.LOAD_BALANCER_INGRESS, cluster, local),
                     HnsFlags.PM_VIP_EXTERNAL_IP));
         }
+        return specs;
+    }
 
-        // Remote endpoints and the source VIP, over every backend actually programmed.
-        String sourceVip = node.effectiveSourceVip();
-        TreeSet<String> programmed = new TreeSet<>();
-        List<LbSpec> kept = new ArrayList<>();
-        for (LbSpec spec : specs) {
-            if (spec.backends().isEmpty()) {
-                continue; // no LB without backends: the VIP is simply not programmed (no REJECT on Windows)
-            }
-            List<String> backends = spec.backends();
-            if (backends.size() > config.maxBackendsPerLoadBalancer()) {
-                warnings.add(warn(svc, "TooManyBackends", "port " + portLabel(svc) + ": "
-                        + spec.kind().displayName() + " load balancer has " + backends.size()
-                        + " backends; HNS load balancers are limited to " + config.maxBackendsPerLoadBalancer()
-                        + " here, the first " + config.maxBackendsPerLoadBalancer() + " by IP are used"));
-                backends = backends.subList(0, config.maxBackendsPerLoadBalancer());
-            }
-            kept.add(new LbSpec(spec.kind(), spec.vip(), spec.externalPort(), backends, spec.portMappingFlags()));
-            programmed.addAll(backends);
+    /** Cuts the backends to the configured limit (the first by IP text), with a warning. */
+    private LbSpec limited(ServicePortInfo svc, LbSpec spec, List<PolicyWarning> warnings) {
+        int max = config.maxBackendsPerLoadBalancer();
+        if (spec.backends().size() <= max) {
+            return spec;
         }
+        warnings.add(warn(svc, "TooManyBackends", "port " + portLabel(svc) + ": " + spec.kind().displayName()
+                + " load balancer has " + spec.backends().size() + " backends; HNS load balancers are limited to "
+                + max + " here, the first " + max + " by IP are used"));
+        return new LbSpec(spec.kind(), spec.vip(), spec.externalPort(), spec.backends().subList(0, max),
+                spec.portMappingFlags());
+    }
+
+    /**
+     * Adds a remote endpoint for every programmed backend that is not on this node and returns the source VIP: on
+     * overlay {@code --source-vip}, or the node IP when a remote backend is a node IP or has no provider address;
+     * "" on l2bridge.
+     */
+    private String remoteEndpoints(IpFamily family, Set<String> programmed, List<DesiredRemoteEndpoint> remotes) {
+        String sourceVip = node.effectiveSourceVip();
         for (String ip : programmed) {
             if (!isRemote(ip)) {
                 continue;
             }
             String pa = "";
             if (node.networkType() == NetworkType.OVERLAY) {
-                String found = node.providerAddressOf(ip).orElse("");
+                String found = remoteSubnets.providerAddressOf(ip).orElse("");
                 if (found.isEmpty() || found.equals(ip)) {
                     sourceVip = node.nodeIp(family); // a node IP or a "public" IP: SNAT to the node IP
                 }
@@ -191,15 +229,7 @@ final class ServicePortPolicy {
             }
             remotes.add(new DesiredRemoteEndpoint(ip, pa, MacAddresses.conjure(ip)));
         }
-        int baseFlags = family == IpFamily.IPV6 ? HnsFlags.LB_IPV6 : 0;
-        int distribution = svc.clientIpAffinity() ? HnsFlags.DISTRIBUTION_SOURCE_IP : HnsFlags.DISTRIBUTION_NONE;
-        for (LbSpec spec : kept) {
-            DesiredLoadBalancer lb = new DesiredLoadBalancer(svc.name(), spec.kind(),
-                    new LoadBalancerKey(family, spec.vip(), svc.protocol(), spec.externalPort()), internalPort,
-                    spec.backends(), sourceVip, baseFlags, spec.portMappingFlags(), distribution);
-            lbs.add(adjust(ctx, lb));
-        }
-        addHealthChecks(svc, family, ctx, cat, sourceVip, lbs);
+        return sourceVip;
     }
 
     /** The health-check LBs (one per ingress IP) of {@code --forward-healthcheck-vip}. */

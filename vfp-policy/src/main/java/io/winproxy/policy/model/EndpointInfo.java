@@ -26,7 +26,7 @@ public record EndpointInfo(String ip, int port, String nodeName, String zone, bo
     }
 
     /** A ready, serving, non-terminating endpoint without hints (convenient for tests and tools). */
-    public static EndpointInfo ready(String ip, int port, String nodeName, boolean local) {
+    public static EndpointInfo readyEndpoint(String ip, int port, String nodeName, boolean local) {
         return new EndpointInfo(ip, port, nodeName, "", local, true, true, false, Set.of(), Set.of());
     }
 

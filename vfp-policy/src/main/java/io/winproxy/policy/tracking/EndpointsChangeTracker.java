@@ -24,6 +24,7 @@ public final class EndpointsChangeTracker {
     private final EndpointSliceCache cache;
     private final Instant startTime;
     private Map<String, List<Instant>> triggerTimes = new HashMap<>();
+    private int pendingEvents;
 
     /**
      * @param nodeName  this node's name (endpoints on it are local)
@@ -46,6 +47,7 @@ public final class EndpointsChangeTracker {
             if (previous != null && accepted(previous)) {
                 changed = cache.updatePending(previous, true);
                 if (changed) {
+                    pendingEvents++;
                     triggerTimes.remove(EndpointSliceCache.serviceKey(previous));
                 }
             }
@@ -59,6 +61,9 @@ public final class EndpointsChangeTracker {
             return changed;
         }
         boolean sliceChanged = cache.updatePending(current, false);
+        if (changed || sliceChanged) {
+            pendingEvents++;
+        }
         if (sliceChanged) {
             Instant t = current.lastChangeTriggerTime();
             if (t != null && t.isAfter(startTime)) {
@@ -71,6 +76,11 @@ public final class EndpointsChangeTracker {
     /** True when some slice change is pending. */
     public synchronized boolean hasPending() {
         return cache.hasPending();
+    }
+
+    /** Changing slice events since the last apply (the {@code endpoint_changes_pending} metric counts events). */
+    public synchronized int pendingCount() {
+        return pendingEvents;
     }
 
     private static boolean accepted(EndpointSliceInfo slice) {
@@ -92,6 +102,7 @@ public final class EndpointsChangeTracker {
     synchronized Checkout checkout() {
         Map<String, List<Instant>> times = triggerTimes;
         triggerTimes = new HashMap<>();
+        pendingEvents = 0;
         return new Checkout(cache.checkoutChanges(), times);
     }
 }

@@ -32,13 +32,13 @@ public final class ServicePortMap {
     }
 
     /**
-     * "ns/name" -> healthCheckNodePort for every Service that has one (the API server sets it only for
-     * {@code type: LoadBalancer} with {@code externalTrafficPolicy: Local}); what the service health server serves.
+     * "ns/name" -> healthCheckNodePort for every {@code type: LoadBalancer} Service with
+     * {@code externalTrafficPolicy: Local} that has one; what the service health server serves.
      */
     public Map<String, Integer> healthCheckNodePorts() {
         Map<String, Integer> out = new TreeMap<>();
         for (ServicePortInfo info : ports.values()) {
-            if (info.healthCheckNodePort() > 0) {
+            if (info.healthCheckNodePort() > 0 && "LoadBalancer".equals(info.type()) && info.externalPolicyLocal()) {
                 out.put(info.serviceKey(), info.healthCheckNodePort());
             }
         }

@@ -41,6 +41,10 @@ public final class PolicyHarness {
     public boolean modifySupported;
     /** The root (host) endpoint's IP given to the policy, "" for none. */
     public String rootEndpointIp = "";
+    /** An IPv6 root endpoint IP, "" for none. */
+    public String rootEndpointIpV6 = "";
+    /** This node's IPv6 address, "" for a single-stack node. */
+    public String nodeIpV6 = "";
     public DesiredState lastDesired;
     public Plan lastPlan;
     public ProxyChanges lastChanges;
@@ -65,9 +69,16 @@ public final class PolicyHarness {
     public NodeNetwork node() {
         NodeNetwork.Builder b = NodeNetwork.builder(type, NODE).networkName("TestNetwork").nodeIp(NODE_IP)
                 .sourceVip(SOURCE_VIP).hostMac(HOST_MAC).remoteSubnet("192.168.2.0/24", "10.0.0.3");
-        host.localEndpointIps().stream().filter(ip -> !ip.equals(rootEndpointIp)).forEach(b::localEndpoint);
+        host.localEndpointIps().stream().filter(ip -> !ip.equals(rootEndpointIp) && !ip.equals(rootEndpointIpV6))
+                .forEach(b::localEndpoint);
         if (!rootEndpointIp.isEmpty()) {
             b.rootEndpoint(rootEndpointIp);
+        }
+        if (!rootEndpointIpV6.isEmpty()) {
+            b.rootEndpoint(rootEndpointIpV6);
+        }
+        if (!nodeIpV6.isEmpty()) {
+            b.nodeIp(nodeIpV6);
         }
         return b.build();
     }
