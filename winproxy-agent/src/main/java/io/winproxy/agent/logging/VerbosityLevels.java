@@ -1,0 +1,60 @@
+package io.winproxy.agent.logging;
+
+import ch.qos.logback.classic.Level;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+
+/**
+ * Maps klog verbosity ({@code --v}, {@code --vmodule}) onto logback levels. Stateless.
+ *
+ * <table>
+ *   <caption>--v to logback levels</caption>
+ *   <tr><th>--v</th><th>io.winproxy</th><th>io.fabric8 (Kubernetes client)</th><th>everything else</th></tr>
+ *   <tr><td>0-1</td><td>INFO</td><td>INFO</td><td>INFO</td></tr>
+ *   <tr><td>2-3</td><td>DEBUG</td><td>INFO</td><td>INFO</td></tr>
+ *   <tr><td>4-5</td><td>TRACE</td><td>INFO</td><td>INFO</td></tr>
+ *   <tr><td>6-8</td><td>TRACE</td><td>DEBUG</td><td>INFO</td></tr>
+ *   <tr><td>9+</td><td>TRACE</td><td>TRACE</td><td>INFO</td></tr>
+ * </table>
+ * A {@code --vmodule} entry {@code logger=N} sets that logger (and its children) to the io.winproxy level of N.
+ */
+public final class VerbosityLevels {
+    public static final String WINPROXY = "io.winproxy";
+    public static final String KUBERNETES_CLIENT = "io.fabric8";
+
+    private VerbosityLevels() {
+    }
+
+    /** The level of winproxy's own loggers at a verbosity. */
+    public static Level winproxyLevel(int verbosity) {
+        if (verbosity >= 4) {
+            return Level.TRACE;
+        }
+        return verbosity >= 2 ? Level.DEBUG : Level.INFO;
+    }
+
+    /** The level of the Kubernetes client's loggers at a verbosity (klog 6 logs requests, 9 their bodies). */
+    public static Level kubernetesClientLevel(int verbosity) {
+        if (verbosity >= 9) {
+            return Level.TRACE;
+        }
+        return verbosity >= 6 ? Level.DEBUG : Level.INFO;
+    }
+
+    /**
+     * Logger name ({@link Logger#ROOT_LOGGER_NAME} for the root) to level, in the order to apply them: root,
+     * io.winproxy, io.fabric8, then the vmodule entries.
+     *
+     * @throws IllegalArgumentException for a malformed vmodule
+     */
+    public static Map<String, Level> levels(int verbosity, String vmodule) {
+        Map<String, Level> out = new LinkedHashMap<>();
+        out.put(Logger.ROOT_LOGGER_NAME, Level.INFO);
+        out.put(WINPROXY, winproxyLevel(verbosity));
+        out.put(KUBERNETES_CLIENT, kubernetesClientLevel(verbosity));
+        Vmodule.entries(vmodule).forEach((pattern, level) -> out.put(pattern, winproxyLevel(level)));
+        return Collections.unmodifiableMap(out);
+    }
+}

@@ -1,0 +1,109 @@
+package io.winproxy.agent.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class FeatureGatesTest {
+
+    @Test
+    void windowsGatesAreOnByDefault() {
+        FeatureGates gates = FeatureGates.defaults();
+        assertThat(gates.enabled("WinDSR")).isTrue();
+        assertThat(gates.enabled("WinOverlay")).isTrue();
+        assertThat(gates.enabled("IPv6DualStack")).isTrue();
+        assertThat(gates.explicit()).isEmpty();
+    }
+
+    @Test
+    void theLaunchersGateListParses() {
+        FeatureGates gates = FeatureGates.parse("WinDSR=true,WinOverlay=true,IPv6DualStack=true");
+        assertThat(gates.explicit()).containsExactly(
+                Map.entry("IPv6DualStack", true), Map.entry("WinDSR", true), Map.entry("WinOverlay", true));
+    }
+
+    @ParameterizedTest(name = "[{0}] turns WinDSR off")
+    @ValueSource(strings = {"WinDSR=false", "\"WinDSR=false\"", "'WinDSR=false'", " WinDSR = false ",
+            "WinDSR=false,", "WinDSR=0", "WinDSR=F", "WinDSR=FALSE"})
+    void quotedSpacedAndGoStyleValuesAreAccepted(String text) {
+        assertThat(FeatureGates.parse(text).enabled("WinDSR")).isFalse();
+    }
+
+    @Test
+    void anUnknownGateIsRejectedAsKubeProxyDoes() {
+        assertThatThrownBy(() -> FeatureGates.parse("WinDSR=true,Foo=true"))
+                .hasMessage("unrecognized feature gate: Foo");
+    }
+
+    @Test
+    void gaGatesOfOlderReleasesAreAcceptedForOldLaunchers() {
+        FeatureGates gates = FeatureGates.parse("EndpointSliceProxying=true,WindowsEndpointSliceProxying=true");
+        assertThat(gates.enabled("WindowsEndpointSliceProxying")).isTrue();
+        assertThat(gates.warnings()).hasSize(2);
+    }
+
+    @Test
+    void aGateWithoutAValueIsRejected() {
+        assertThatThrownBy(() -> FeatureGates.parse("WinDSR")).hasMessage("missing bool value for WinDSR");
+    }
+
+    @Test
+    void aNonBooleanValueIsRejectedNamingTheGate() {
+        assertThatThrownBy(() -> FeatureGates.parse("WinDSR=maybe"))
+                .hasMessageStartingWith("invalid value of WinDSR=maybe, err: strconv.ParseBool");
+    }
+
+    @Test
+    void aLockedGaGateCannotBeTurnedOff() {
+        assertThatThrownBy(() -> FeatureGates.parse("IPv6DualStack=false"))
+                .hasMessage("cannot set feature gate IPv6DualStack to false, feature is locked to true");
+    }
+
+    @Test
+    void settingAGaGateIsAllowedWithAWarning() {
+        assertThat(FeatureGates.parse("IPv6DualStack=true").warnings())
+                .containsExactly("Setting GA feature gate IPv6DualStack=true. It will be removed in a future release.");
+        assertThat(FeatureGates.parse("WinDSR=true").warnings()).isEmpty();
+    }
+
+    @Test
+    void allAlphaTurnsOnAlphaGatesThatWereNotSetExplicitly() {
+        FeatureGates gates = FeatureGates.parse("AllAlpha=false");
+        assertThat(gates.enabled("WindowsHostNetwork")).isFalse();
+        assertThat(gates.enabled("WinDSR")).isTrue();
+        assertThat(FeatureGates.parse("AllAlpha=false,WindowsHostNetwork=true").enabled("WindowsHostNetwork"))
+                .isTrue();
+    }
+
+    @Test
+    void repeatedFlagsMergeWithTheLaterValueWinning() {
+        FeatureGates merged = FeatureGates.parse("WinDSR=true,WinOverlay=true").merge(FeatureGates.parse("WinDSR=false"));
+        assertThat(merged.enabled("WinDSR")).isFalse();
+        assertThat(merged.enabled("WinOverlay")).isTrue();
+        assertThat(merged.toFlagValue()).isEqualTo("WinDSR=false,WinOverlay=true");
+    }
+
+    @Test
+    void gatesAreEqualWhenTheSameGatesAreSet() {
+        assertThat(FeatureGates.parse("WinOverlay=true,WinDSR=false"))
+                .isEqualTo(FeatureGates.of(Map.of("WinDSR", false, "WinOverlay", true)));
+    }
+
+    @Test
+    void askingForAnUnknownGateIsAProgrammingError() {
+        assertThatThrownBy(() -> FeatureGates.defaults().enabled("Nope"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void effectiveListsEveryKnownGate() {
+        assertThat(FeatureGates.parse("WinDSR=false").effective())
+                .containsEntry("WinDSR", false)
+                .containsEntry("WinOverlay", true)
+                .hasSize(FeatureGates.KNOWN.size());
+    }
+}

@@ -1,0 +1,40 @@
+package io.winproxy.agent.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Level;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class VerbosityLevelsTest {
+
+    @ParameterizedTest(name = "--v={0}: winproxy {1}, fabric8 {2}")
+    @CsvSource({"0, INFO, INFO", "1, INFO, INFO", "2, DEBUG, INFO", "3, DEBUG, INFO", "4, TRACE, INFO",
+            "5, TRACE, INFO", "6, TRACE, DEBUG", "8, TRACE, DEBUG", "9, TRACE, TRACE", "10, TRACE, TRACE"})
+    void verbosityMapsOntoLogbackLevels(int v, String winproxy, String fabric8) {
+        Map<String, Level> levels = VerbosityLevels.levels(v, "");
+        assertThat(levels).containsEntry("ROOT", Level.INFO)
+                .containsEntry("io.winproxy", Level.toLevel(winproxy))
+                .containsEntry("io.fabric8", Level.toLevel(fabric8))
+                .hasSize(3);
+    }
+
+    @Test
+    void vmoduleEntriesSetNamedLoggersAfterTheGlobalLevels() {
+        Map<String, Level> levels = VerbosityLevels.levels(0, "io.winproxy.agent.sync=5, io.winproxy.hns=2");
+        assertThat(levels.keySet()).containsExactly("ROOT", "io.winproxy", "io.fabric8", "io.winproxy.agent.sync",
+                "io.winproxy.hns");
+        assertThat(levels.get("io.winproxy.agent.sync")).isEqualTo(Level.TRACE);
+        assertThat(levels.get("io.winproxy.hns")).isEqualTo(Level.DEBUG);
+    }
+
+    @Test
+    void aMalformedVmoduleIsRejected() {
+        assertThatThrownBy(() -> VerbosityLevels.levels(0, "io.winproxy=x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("io.winproxy");
+    }
+}
