@@ -110,6 +110,10 @@ public final class EmulatedHost {
             Optional<HostComputeNetwork> existing = store.networks().stream()
                     .filter(n -> networkName.equalsIgnoreCase(n.name())).findFirst();
             HostComputeNetwork stored;
+            if (existing.isPresent() && !existing.get().type().equalsIgnoreCase(desired.type())) {
+                // HNS cannot change a network's type in place; a second network may not take the name.
+                EmulatorRules.checkNetworkCreate(store, desired);
+            }
             if (existing.isPresent()) {
                 stored = desired.withId(existing.get().id());
                 if (!stored.equals(existing.get())) {
@@ -122,6 +126,22 @@ public final class EmulatedHost {
                 logger.info("Emulated CNI created {} network {} ({})", type.hcnType(), networkName, stored.id());
             }
             return stored;
+        });
+    }
+
+    /**
+     * Deletes this host's network (CNI teardown). Fails with {@code HCN_E_ENTITY_HAS_REFERENCES} while it still has
+     * endpoints; false when there is no such network.
+     */
+    public boolean deleteNetwork() {
+        return hns.hostAction(store -> {
+            Optional<HostComputeNetwork> net = store.networks().stream()
+                    .filter(n -> networkName.equalsIgnoreCase(n.name())).findFirst();
+            net.ifPresent(n -> {
+                EmulatorRules.checkNetworkDelete(store, n.id());
+                store.removeNetwork(n.id());
+            });
+            return net.isPresent();
         });
     }
 

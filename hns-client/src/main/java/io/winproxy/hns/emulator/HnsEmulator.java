@@ -1,7 +1,5 @@
 package io.winproxy.hns.emulator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsClient;
@@ -9,23 +7,20 @@ import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.emulator.EmulatorRules.RuleViolation;
-import io.winproxy.hns.model.HcnErrorRecord;
-import io.winproxy.hns.model.HcnJson;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.SchemaVersion;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Random;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +33,9 @@ import org.slf4j.LoggerFactory;
  * = open, modify, query, close; delete = one delete by ID), per-call latency, fault injection
  * ({@link FaultInjector}), {@link #restartHns()}, and an optional state file shared between processes.
  *
+ * <p>IDs must be GUIDs (braces and any letter case accepted); anything else is refused with an
+ * {@link IllegalArgumentException} before any native call, as hcsshim and the JNA binding do.
+ *
  * <p>Thread-safe: operations are serialized. With a state file, each operation loads the file first and saves it
  * afterwards (only when it changed something) under an exclusive file lock. The host side (networks and CNI-owned
  * local endpoints) is driven through {@link EmulatedHost}, whose actions are not journaled: the journal counts what
@@ -45,18 +43,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class HnsEmulator implements HnsClient {
     private static final Logger logger = LoggerFactory.getLogger(HnsEmulator.class);
+    private static final Pattern GUID = Pattern.compile(
+            "\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}}?");
 
     private final EmulatorStore store;
     private final StateFile stateFile;
     private final CallJournal journal = new CallJournal();
     private final FaultInjector faults = new FaultInjector();
-    private final ObjectMapper mapper = HcnJson.newMapper();
-    private volatile Duration latency;
+    private final NativeCalls calls;
 
     private HnsEmulator(Builder b) {
         this.store = new EmulatorStore(b.version == null ? HnsVersion.WINDOWS_SERVER_2025 : b.version,
                 b.seed == null ? new SecureRandom() : new Random(b.seed));
-        this.latency = b.latency;
+        this.calls = new NativeCalls(journal, faults, b.latency);
         this.stateFile = b.stateFile == null ? null : new StateFile(b.stateFile);
         if (stateFile != null) {
             // Adopt the file's content; an explicitly configured version overrides the file's and is saved.
@@ -76,6 +75,17 @@ public final class HnsEmulator implements HnsClient {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * An emulator on an existing state file (for read-mostly commands such as {@code hns list}, which must not
+     * invent an empty host). Throws {@link IllegalArgumentException} naming the file when it does not exist.
+     */
+    public static HnsEmulator openExisting(Path stateFile) {
+        if (!Files.isRegularFile(stateFile)) {
+            throw new IllegalArgumentException("emulated HNS state file " + stateFile + " does not exist");
+        }
+        return builder().stateFile(stateFile).build();
     }
 
     /** Configuration of an emulator; every setting is optional. */
@@ -125,11 +135,11 @@ public final class HnsEmulator implements HnsClient {
     }
 
     public Duration latency() {
-        return latency;
+        return calls.latency();
     }
 
     public void setLatency(Duration perCall) {
-        this.latency = perCall == null ? Duration.ZERO : perCall;
+        calls.setLatency(perCall);
     }
 
     public Optional<Path> stateFile() {
@@ -173,63 +183,67 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public List<HostComputeNetwork> listNetworks() {
-        return operate(false, () -> enumerate(HnsObjectKind.NETWORK, store.networks(), n -> true,
+        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK, store.networks(), n -> true,
                 HostComputeNetwork::id, store::network));
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkByName(String name) {
-        return operate(false, () -> enumerate(HnsObjectKind.NETWORK, store.networks(),
+        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK, store.networks(),
                 n -> n.name() != null && n.name().equalsIgnoreCase(name), HostComputeNetwork::id, store::network)
                 .stream().findFirst());
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkById(String id) {
-        return operate(false, () -> enumerate(HnsObjectKind.NETWORK, store.networks(), n -> sameId(n.id(), id),
+        requireGuid(id, "network");
+        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK, store.networks(), n -> sameId(n.id(), id),
                 HostComputeNetwork::id, store::network).stream().findFirst());
     }
 
     @Override
     public List<HostComputeEndpoint> listEndpoints(String networkId) {
-        return operate(false, () -> enumerate(HnsObjectKind.ENDPOINT, store.endpoints(),
+        return operate(false, () -> calls.enumerate(HnsObjectKind.ENDPOINT, store.endpoints(),
                 e -> sameId(e.hostComputeNetwork(), networkId), HostComputeEndpoint::id, store::endpoint));
     }
 
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
-        return operate(false, () -> enumerate(HnsObjectKind.ENDPOINT, store.endpoints(), e -> sameId(e.id(), id),
+        requireGuid(id, "endpoint");
+        return operate(false, () -> calls.enumerate(HnsObjectKind.ENDPOINT, store.endpoints(), e -> sameId(e.id(), id),
                 HostComputeEndpoint::id, store::endpoint).stream().findFirst());
     }
 
     @Override
     public HostComputeEndpoint createEndpoint(String networkId, HostComputeEndpoint settings) {
+        requireGuid(networkId, "network");
         return operate(true, () -> {
-            HostComputeNetwork network = open(HnsObjectKind.NETWORK, networkId, store::network);
+            HostComputeNetwork network = calls.open(HnsObjectKind.NETWORK, networkId, store::network);
             try {
-                call(HnsCall.CREATE, HnsObjectKind.ENDPOINT);
-                HostComputeEndpoint ep = checked(HnsCall.CREATE, HnsObjectKind.ENDPOINT,
+                calls.call(HnsCall.CREATE, HnsObjectKind.ENDPOINT);
+                HostComputeEndpoint ep = calls.checked(HnsCall.CREATE, HnsObjectKind.ENDPOINT,
                         () -> EndpointFactory.complete(store, network, settings));
                 store.put(ep);
                 try {
-                    call(HnsCall.QUERY, HnsObjectKind.ENDPOINT);
+                    calls.call(HnsCall.QUERY, HnsObjectKind.ENDPOINT);
                 } finally {
-                    call(HnsCall.CLOSE, HnsObjectKind.ENDPOINT);
+                    calls.call(HnsCall.CLOSE, HnsObjectKind.ENDPOINT);
                 }
                 return ep;
             } finally {
-                call(HnsCall.CLOSE, HnsObjectKind.NETWORK);
+                calls.call(HnsCall.CLOSE, HnsObjectKind.NETWORK);
             }
         });
     }
 
     @Override
     public void deleteEndpoint(String id) {
+        requireGuid(id, "endpoint");
         operate(true, () -> {
-            call(HnsCall.DELETE, HnsObjectKind.ENDPOINT);
-            HostComputeEndpoint ep = store.endpoint(id).orElseThrow(() -> notFound(HnsCall.DELETE,
+            calls.call(HnsCall.DELETE, HnsObjectKind.ENDPOINT);
+            HostComputeEndpoint ep = store.endpoint(id).orElseThrow(() -> calls.notFound(HnsCall.DELETE,
                     HnsObjectKind.ENDPOINT, id));
-            checked(HnsCall.DELETE, HnsObjectKind.ENDPOINT, () -> {
+            calls.checked(HnsCall.DELETE, HnsObjectKind.ENDPOINT, () -> {
                 EmulatorRules.checkEndpointDelete(store, ep.id());
                 return null;
             });
@@ -241,37 +255,38 @@ public final class HnsEmulator implements HnsClient {
     @Override
     public List<String> listLoadBalancerIds() {
         return operate(false, () -> {
-            call(HnsCall.ENUMERATE, HnsObjectKind.LOAD_BALANCER);
+            calls.call(HnsCall.ENUMERATE, HnsObjectKind.LOAD_BALANCER);
             return store.loadBalancers().stream().map(HostComputeLoadBalancer::id).toList();
         });
     }
 
     @Override
     public List<HostComputeLoadBalancer> listLoadBalancers() {
-        return operate(false, () -> enumerate(HnsObjectKind.LOAD_BALANCER, store.loadBalancers(), lb -> true,
+        return operate(false, () -> calls.enumerate(HnsObjectKind.LOAD_BALANCER, store.loadBalancers(), lb -> true,
                 HostComputeLoadBalancer::id, store::loadBalancer));
     }
 
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
-        return operate(false, () -> enumerate(HnsObjectKind.LOAD_BALANCER, store.loadBalancers(),
+        requireGuid(id, "load balancer");
+        return operate(false, () -> calls.enumerate(HnsObjectKind.LOAD_BALANCER, store.loadBalancers(),
                 lb -> sameId(lb.id(), id), HostComputeLoadBalancer::id, store::loadBalancer).stream().findFirst());
     }
 
     @Override
     public HostComputeLoadBalancer createLoadBalancer(HostComputeLoadBalancer settings) {
         return operate(true, () -> {
-            call(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER);
-            checked(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, () -> {
+            calls.call(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER);
+            calls.checked(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, () -> {
                 EmulatorRules.checkLoadBalancer(store, settings, null);
                 return null;
             });
             HostComputeLoadBalancer lb = normalized(settings).withId(store.newId());
             store.put(lb);
             try {
-                call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
+                calls.call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
             } finally {
-                call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
+                calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
             }
             return lb;
         });
@@ -279,34 +294,36 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public HostComputeLoadBalancer modifyLoadBalancer(String id, HostComputeLoadBalancer settings) {
+        requireGuid(id, "load balancer");
         return operate(true, () -> {
-            HostComputeLoadBalancer existing = open(HnsObjectKind.LOAD_BALANCER, id, store::loadBalancer);
+            HostComputeLoadBalancer existing = calls.open(HnsObjectKind.LOAD_BALANCER, id, store::loadBalancer);
             try {
-                call(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER);
+                calls.call(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER);
                 if (!HnsFeatures.forVersion(store.version()).modifyLoadBalancer()) {
-                    throw failure(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, HResults.E_NOTIMPL,
+                    throw calls.failure(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, HResults.E_NOTIMPL,
                             "HcnModifyLoadBalancer is not implemented before HNS 15.4 (emulating "
                                     + store.version() + ")");
                 }
-                checked(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, () -> {
+                calls.checked(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, () -> {
                     EmulatorRules.checkLoadBalancer(store, settings, existing.id());
                     return null;
                 });
                 HostComputeLoadBalancer lb = normalized(settings).withId(existing.id());
                 store.put(lb);
-                call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
+                calls.call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
                 return lb;
             } finally {
-                call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
+                calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
             }
         });
     }
 
     @Override
     public void deleteLoadBalancer(String id) {
+        requireGuid(id, "load balancer");
         operate(true, () -> {
-            call(HnsCall.DELETE, HnsObjectKind.LOAD_BALANCER);
-            HostComputeLoadBalancer lb = store.loadBalancer(id).orElseThrow(() -> notFound(HnsCall.DELETE,
+            calls.call(HnsCall.DELETE, HnsObjectKind.LOAD_BALANCER);
+            HostComputeLoadBalancer lb = store.loadBalancer(id).orElseThrow(() -> calls.notFound(HnsCall.DELETE,
                     HnsObjectKind.LOAD_BALANCER, id));
             store.removeLoadBalancer(lb.id());
             return null;
@@ -321,7 +338,7 @@ public final class HnsEmulator implements HnsClient {
             try {
                 return action.apply(store);
             } catch (RuleViolation v) {
-                throw new HnsException(v.hresult, "host", errorRecord(v.hresult, v.getMessage()));
+                throw new HnsException(v.hresult, "host", calls.errorRecord(v.hresult, v.getMessage()));
             }
         });
     }
@@ -336,89 +353,27 @@ public final class HnsEmulator implements HnsClient {
             stateFile.read().ifPresent(store::load);
             long before = store.revision();
             T result = op.get();
-            if (store.revision() != before || (mayWrite && !java.nio.file.Files.exists(stateFile.path()))) {
+            if (store.revision() != before || (mayWrite && !Files.exists(stateFile.path()))) {
                 stateFile.write(store.toDocument());
             }
             return result;
         });
     }
 
-    /** Enumerate (one call), then open/query/close each match; a match that vanished (not found on open) is skipped. */
-    private <T> List<T> enumerate(HnsObjectKind kind, List<T> all, Predicate<T> filter, Function<T, String> idOf,
-                                  Function<String, Optional<T>> lookup) {
-        call(HnsCall.ENUMERATE, kind);
-        List<String> ids = all.stream().filter(filter).map(idOf).toList();
-        List<T> out = new ArrayList<>();
-        for (String id : ids) {
-            try {
-                call(HnsCall.OPEN, kind);
-            } catch (HnsException e) {
-                if (e.isNotFound()) {
-                    continue;
-                }
-                throw e;
-            }
-            try {
-                call(HnsCall.QUERY, kind);
-                lookup.apply(id).ifPresent(out::add);
-            } finally {
-                call(HnsCall.CLOSE, kind);
-            }
-        }
-        return out;
-    }
-
-    private <T> T open(HnsObjectKind kind, String id, Function<String, Optional<T>> lookup) {
-        call(HnsCall.OPEN, kind);
-        return lookup.apply(id).orElseThrow(() -> notFound(HnsCall.OPEN, kind, id));
-    }
-
-    /** One native-level call: journaled, delayed by the latency, and failed when a fault is due. */
-    private void call(HnsCall call, HnsObjectKind kind) {
-        journal.record(call, kind);
-        Duration d = latency;
-        if (!d.isZero()) {
-            try {
-                Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        OptionalInt fault = faults.check(call, kind);
-        if (fault.isPresent()) {
-            throw failure(call, kind, fault.getAsInt(), "injected fault");
-        }
-    }
-
-    private <T> T checked(HnsCall call, HnsObjectKind kind, Supplier<T> rule) {
-        try {
-            return rule.get();
-        } catch (RuleViolation v) {
-            throw failure(call, kind, v.hresult, v.getMessage());
-        }
-    }
-
-    private HnsException notFound(HnsCall call, HnsObjectKind kind, String id) {
-        return failure(call, kind, HResults.ERROR_NOT_FOUND, "Element not found: " + id);
-    }
-
-    private HnsException failure(HnsCall call, HnsObjectKind kind, int hresult, String message) {
-        journal.recordFailure(hresult);
-        logger.debug("emulated {} failed: {} {}", kind.exportName(call), HResults.describe(hresult), message);
-        return new HnsException(hresult, kind.exportName(call), errorRecord(hresult, message));
-    }
-
-    private String errorRecord(int hresult, String message) {
-        try {
-            return mapper.writeValueAsString(HcnErrorRecord.failure(hresult, message));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode an error record", e);
-        }
-    }
-
     private static HostComputeLoadBalancer normalized(HostComputeLoadBalancer lb) {
         return lb.schemaVersion() != null ? lb : new HostComputeLoadBalancer(lb.id(), lb.hostComputeEndpoints(),
                 lb.sourceVip(), lb.frontendVips(), lb.portMappings(), SchemaVersion.V2, lb.flags());
+    }
+
+    /**
+     * Client-side ID check, as hcsshim and the JNA binding make it before any native call: not journaled.
+     *
+     * @throws IllegalArgumentException {@code invalid load balancer ID "x"} when {@code id} is not a GUID
+     */
+    private static void requireGuid(String id, String what) {
+        if (id == null || !GUID.matcher(id).matches()) {
+            throw new IllegalArgumentException("invalid " + what + " ID \"" + id + "\"");
+        }
     }
 
     private static boolean sameId(String a, String b) {

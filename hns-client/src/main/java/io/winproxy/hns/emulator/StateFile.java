@@ -1,7 +1,9 @@
 package io.winproxy.hns.emulator;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.model.HcnJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,11 +66,20 @@ final class StateFile {
         if (!Files.exists(path) || Files.size(path) == 0) {
             return Optional.empty();
         }
+        EmulatorStateDocument doc;
         try {
-            return Optional.of(mapper.readValue(path.toFile(), EmulatorStateDocument.class));
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            doc = mapper.readValue(path.toFile(), EmulatorStateDocument.class);
+        } catch (JacksonException e) {
             throw new IOException("not an emulated HNS state document: " + e.getOriginalMessage(), e);
         }
+        if (doc.hnsVersion() != null && !doc.hnsVersion().isBlank()) {
+            try {
+                HnsVersion.parse(doc.hnsVersion());
+            } catch (IllegalArgumentException e) {
+                throw new IOException("HnsVersion: " + e.getMessage(), e);
+            }
+        }
+        return Optional.of(doc);
     }
 
     /** Writes the document atomically. Call while {@link #locked} is held. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.model.HcnErrorRecord;
 import io.winproxy.hns.model.HcnJson;
@@ -13,6 +14,7 @@ import io.winproxy.hns.model.HnsCallResponse;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.HostComputeQuery;
 import io.winproxy.hns.model.V1Endpoint;
 import io.winproxy.hns.model.V1Network;
 import io.winproxy.hns.model.V1PolicyList;
@@ -26,9 +28,10 @@ import java.util.TreeSet;
 /**
  * The logic of {@code hns explain}: decodes an HCN/HNS JSON document of any kind and says what it means. Accepts a
  * v2 load balancer, a v1 policy list ({@code Get-HnsPolicyList}), a v2 or v1 endpoint, a v2 or v1 network, an HCN
- * error record, an {@code HNSCall} envelope, a JSON array of those, and PowerShell {@code ConvertTo-Json} output
- * (byte-order mark, a prompt line before the JSON, the {@code {"value":[...],"Count":n}} wrapper of Windows
- * PowerShell 5.1, one-element arrays written as bare values, values truncated to {@code System.Object[]}).
+ * error record, an {@code HNSCall} envelope, an HCN query document (its double-encoded filter decoded), a JSON
+ * array of those, and PowerShell {@code ConvertTo-Json} output (byte-order mark, a prompt line before the JSON, the
+ * {@code {"value":[...],"Count":n}} wrapper of Windows PowerShell 5.1, one-element arrays written as bare values,
+ * objects written as {@code "@{k=v; ...}"} strings and arrays cut to {@code System.Object[]} beyond its depth).
  *
  * <p>Anything else is refused with an {@link IllegalArgumentException} whose message is one line (never a parser
  * stack trace). Stateless and thread-safe.
@@ -43,7 +46,15 @@ public final class HnsExplainer {
 
     /** Explains {@code document}; throws {@link IllegalArgumentException} (one-line message) when it cannot. */
     public Explanation explain(String document) {
-        return explainNode(parse(document), 0);
+        JsonNode tree = parse(document);
+        try {
+            return explainNode(tree, 0);
+        } catch (IllegalArgumentException e) {
+            if (PowerShellValues.hasTruncated(tree) && !e.getMessage().contains(TRUNCATED_NOTE)) {
+                throw new IllegalArgumentException(e.getMessage() + "; " + TRUNCATED_NOTE);
+            }
+            throw e;
+        }
     }
 
     private JsonNode parse(String document) {
@@ -84,18 +95,9 @@ public final class HnsExplainer {
         return -1;
     }
 
-    private Explanation explainNode(JsonNode node, int depth) {
-        try {
-            return explainValue(node, depth);
-        } catch (IllegalArgumentException e) {
-            if (depth == 0 && truncated(node) && !e.getMessage().contains(TRUNCATED_NOTE)) {
-                throw new IllegalArgumentException(e.getMessage() + "; " + TRUNCATED_NOTE);
-            }
-            throw e;
-        }
-    }
-
-    private Explanation explainValue(JsonNode node, int depth) {
+    private Explanation explainNode(JsonNode original, int depth) {
+        // An object nested deeper than ConvertTo-Json's -Depth arrives as "@{k=v; ...}": rebuild it first.
+        JsonNode node = original.isTextual() ? PowerShellValues.expand(original) : original;
         if (node.isArray()) {
             if (node.isEmpty()) {
                 throw new IllegalArgumentException("empty JSON array: nothing to explain");
@@ -120,7 +122,7 @@ public final class HnsExplainer {
         if (m.contains("value") && m.contains("count") && m.size() == 2 && member(node, "value").isArray()) {
             return explainNode(member(node, "value"), depth);
         }
-        List<String> notes = truncated(node) ? List.of(TRUNCATED_NOTE) : List.of();
+        List<String> notes = PowerShellValues.hasTruncated(node) ? List.of(TRUNCATED_NOTE) : List.of();
         if (m.contains("success") && m.contains("output")) {
             HnsCallResponse r = decode(node, HnsCallResponse.class, "HNSCall envelope");
             JsonNode out = r.output();
@@ -152,6 +154,14 @@ public final class HnsExplainer {
                 || m.contains("macpools") || m.contains("sourcemac") || isNetworkType(node)) {
             return Summaries.v1Network(decode(node, V1Network.class, "v1 network"), notes);
         }
+        if (m.contains("filter") && Set.of("schemaversion", "flags", "filter").containsAll(m)) {
+            HostComputeQuery q = decode(node, HostComputeQuery.class, "query");
+            try {
+                return Summaries.query(q, q.filterEntries(mapper), notes);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("cannot read query: " + e.getMessage());
+            }
+        }
         if (Summaries.isVersionObject(node)) {
             return Summaries.version(new HnsVersion(node.get("Major").asInt(), node.get("Minor").asInt()), notes);
         }
@@ -169,7 +179,7 @@ public final class HnsExplainer {
 
     private <T> T decode(JsonNode node, Class<T> type, String what) {
         try {
-            return mapper.treeToValue(node, type);
+            return mapper.treeToValue(PowerShellValues.expand(node), type);
         } catch (MismatchedInputException e) {
             String path = e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
                     : "[" + r.getIndex() + "]").reduce((a, b) -> a + "." + b).orElse("?");
@@ -190,23 +200,10 @@ public final class HnsExplainer {
         if (policies == null) {
             return false;
         }
-        for (JsonNode p : policies.isArray() ? policies : List.of(policies)) {
+        for (JsonNode p : PowerShellValues.expand(policies.isArray() ? policies
+                : JsonNodeFactory.instance.arrayNode().add(policies))) {
             JsonNode t = member(p, "type");
             if (t != null && t.asText().equalsIgnoreCase(type)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether PowerShell cut off nested values ({@code "System.Object[]"}, {@code "@{Type=ELB; ...}"}). */
-    private static boolean truncated(JsonNode node) {
-        if (node.isTextual()) {
-            String s = node.asText();
-            return s.equals("System.Object[]") || s.startsWith("@{") && s.endsWith("}");
-        }
-        for (JsonNode child : node) {
-            if (truncated(child)) {
                 return true;
             }
         }

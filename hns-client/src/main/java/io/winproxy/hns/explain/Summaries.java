@@ -13,8 +13,10 @@ import io.winproxy.hns.model.HcnNames;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.HostComputeQuery;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import io.winproxy.hns.model.RemoteSubnetRoute;
+import io.winproxy.hns.model.SchemaVersion;
 import io.winproxy.hns.model.V1Endpoint;
 import io.winproxy.hns.model.V1Network;
 import io.winproxy.hns.model.V1PolicyList;
@@ -157,6 +159,23 @@ final class Summaries {
         json.put("name", HResults.name(hr));
         json.put("message", rec.error().trim());
         return finish("error-record", t, json, notes);
+    }
+
+    static Explanation query(HostComputeQuery q, Map<String, String> filter, List<String> notes) {
+        StringBuilder t = new StringBuilder();
+        t.append("HCN query\n");
+        SchemaVersion sv = q.schemaVersion() == null ? SchemaVersion.V2 : q.schemaVersion();
+        line(t, "View", "schema " + sv.major() + "." + sv.minor() + (sv.major() == 1 ? " (v1 view)" : " (v2 view)"));
+        line(t, "Detail", (q.flags() & HostComputeQuery.FLAG_DETAILED) != 0 ? "detailed" : "standard");
+        line(t, "Filter", filter.isEmpty() ? "none (every object)" : filter.entrySet().stream()
+                .map(e -> e.getKey() + " = " + e.getValue()).collect(Collectors.joining(", ")));
+        ObjectNode json = node();
+        json.put("kind", "query");
+        json.put("schemaVersion", sv.major() + "." + sv.minor());
+        json.put("detailed", (q.flags() & HostComputeQuery.FLAG_DETAILED) != 0);
+        ObjectNode f = json.putObject("filter");
+        filter.forEach(f::put);
+        return finish("query", t, json, notes);
     }
 
     static Explanation version(HnsVersion v, List<String> notes) {

@@ -118,6 +118,28 @@ class EmulatedHostTest {
     }
 
     @Test
+    void aNetworkNameTakenByANetworkOfAnotherTypeFailsWithNetworkAlreadyExists() {
+        new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "cbr0", "node-a").syncNetwork(EmulatorFixture.NODES);
+        EmulatedHost bridge = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "node-a");
+
+        assertThatThrownBy(() -> bridge.syncNetwork(EmulatorFixture.NODES)).isInstanceOfSatisfying(
+                HnsException.class, e -> assertThat(e.hresult()).isEqualTo(HResults.HCN_E_NETWORK_ALREADY_EXISTS));
+    }
+
+    @Test
+    void deletingANetworkThatStillHasEndpointsFailsWithEntityHasReferences() {
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, null, "node-a");
+        host.syncNetwork(EmulatorFixture.NODES);
+        host.ensureLocalEndpoint("10.244.1.5");
+
+        assertThatThrownBy(host::deleteNetwork).isInstanceOfSatisfying(HnsException.class,
+                e -> assertThat(e.hresult()).isEqualTo(HResults.HCN_E_ENTITY_HAS_REFERENCES));
+        host.syncLocalEndpoints(Set.of());
+        assertThat(host.deleteNetwork()).isTrue();
+        assertThat(hns.listNetworks()).isEmpty();
+    }
+
+    @Test
     void networkTypesParseFromFlagValues() {
         assertThat(EmulatedHost.NetworkType.parse("Overlay")).isEqualTo(EmulatedHost.NetworkType.OVERLAY);
         assertThat(EmulatedHost.NetworkType.parse("l2bridge")).isEqualTo(EmulatedHost.NetworkType.L2BRIDGE);

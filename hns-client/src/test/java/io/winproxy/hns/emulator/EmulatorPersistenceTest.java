@@ -101,6 +101,27 @@ class EmulatorPersistenceTest {
     }
 
     @Test
+    void aStateFileWithABadVersionIsReportedInOneLineNamingTheFileAndTheMember() throws Exception {
+        Path file = dir.resolve("hns.json");
+        Files.writeString(file, "{\"HnsVersion\":\"fifteen\"}");
+
+        assertThatThrownBy(() -> HnsEmulator.builder().stateFile(file).build())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(file.getFileName().toString())
+                .hasMessageContaining("HnsVersion: not an HNS version")
+                .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void openingAMissingStateFileForReadingIsRefusedWithoutCreatingIt() {
+        Path file = dir.resolve("missing.json");
+
+        assertThatThrownBy(() -> HnsEmulator.openExisting(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("emulated HNS state file " + file + " does not exist");
+        assertThat(file).doesNotExist();
+    }
+
+    @Test
     void aFailedOperationDoesNotChangeTheFile() throws Exception {
         Path file = dir.resolve("hns.json");
         EmulatorFixture f = new EmulatorFixture(HnsEmulator.builder().stateFile(file).build());

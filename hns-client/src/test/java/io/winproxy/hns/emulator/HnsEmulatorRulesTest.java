@@ -166,6 +166,16 @@ class HnsEmulatorRulesTest {
         assertThat(f.hns.getLoadBalancer("{" + lb.id().toUpperCase() + "}")).isPresent();
     }
 
+    @Test
+    void idsThatAreNotGuidsAreRefusedBeforeAnyNativeCall() {
+        assertThatThrownBy(() -> f.hns.deleteLoadBalancer("lb-1")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid load balancer ID \"lb-1\"");
+        assertThatThrownBy(() -> f.hns.getEndpoint("10.244.1.5")).hasMessage("invalid endpoint ID \"10.244.1.5\"");
+        assertThatThrownBy(() -> f.hns.createEndpoint("winproxy-overlay", f.remote))
+                .hasMessage("invalid network ID \"winproxy-overlay\"");
+        assertThat(f.hns.journal().total()).isZero();
+    }
+
     private static HnsException assertHresult(ThrowingCallable call, int hresult) {
         HnsException[] caught = new HnsException[1];
         assertThatThrownBy(call).isInstanceOfSatisfying(HnsException.class, e -> {

@@ -31,7 +31,8 @@ class HnsExplainerTest {
                 "loadBalancerFromHnsDecodesAndReencodesWithoutServerMembers.json"));
 
         assertThat(e.kind()).isEqualTo("load-balancer");
-        assertThat(e.text()).contains("10.96.0.10:53/UDP").contains("Flags:             -").contains("Distribution:      None");
+        assertThat(e.text()).contains("10.96.0.10:53/UDP").contains("Flags:             -")
+                .contains("Distribution:      None");
         assertThat(e.json().get("protocol").asText()).isEqualTo("UDP");
     }
 
@@ -116,6 +117,19 @@ class HnsExplainerTest {
     }
 
     @Test
+    void defaultDepthPolicyListIsRebuiltFromPowerShellStrings() {
+        Explanation e = explainer.explain(golden.text(
+                "explain/defaultDepthPolicyListIsRebuiltFromPowerShellStrings.json"));
+
+        assertThat(e.kind()).isEqualTo("policy-list");
+        assertThat(e.json().get("externalPort").asInt()).isEqualTo(53);
+        assertThat(e.json().get("protocol").asText()).isEqualTo("UDP");
+        assertThat(e.json().get("portMappingFlags").get(0).asText()).isEqualTo("ILB");
+        assertThat(e.json().get("backendEndpoints")).hasSize(2);
+        assertThat(e.text()).contains("System.Object[]:53/UDP").contains("-Depth 10");
+    }
+
+    @Test
     void hnsCallEnvelopesAreUnwrapped() {
         Explanation version = explainer.explain(golden.text("hnsCallEnvelopeDecodesOutput.json"));
         Explanation lists = explainer.explain("{\"Success\":true,\"Output\":"
@@ -127,6 +141,19 @@ class HnsExplainerTest {
                 .doesNotContain("ModifyLoadbalancer");
         assertThat(lists.json().get("output").get("items")).hasSize(2);
         assertThat(failed.text()).contains("failure").contains("Element not found.");
+    }
+
+    @Test
+    void queryDocumentsShowTheirDoubleEncodedFilter() {
+        Explanation e = explainer.explain("{\"SchemaVersion\":{\"Major\":2,\"Minor\":0},\"Flags\":1,"
+                + "\"Filter\":\"{\\\"VirtualNetwork\\\":\\\"1f6f3c2a-9b7d-4e55-8c21-6a0e4d9b3f70\\\"}\"}");
+
+        assertThat(e.kind()).isEqualTo("query");
+        assertThat(e.text()).contains("VirtualNetwork = 1f6f3c2a-9b7d-4e55-8c21-6a0e4d9b3f70").contains("detailed");
+        assertThat(e.json().get("filter").get("VirtualNetwork").asText())
+                .isEqualTo("1f6f3c2a-9b7d-4e55-8c21-6a0e4d9b3f70");
+        assertThatThrownBy(() -> explainer.explain("{\"Filter\":\"{oops\"}"))
+                .hasMessageStartingWith("cannot read query: query Filter is not JSON");
     }
 
     @ParameterizedTest

@@ -1,0 +1,121 @@
+package io.winproxy.hns.emulator;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsException;
+import io.winproxy.hns.emulator.EmulatorRules.RuleViolation;
+import io.winproxy.hns.model.HcnErrorRecord;
+import io.winproxy.hns.model.HcnJson;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The native-call layer of the emulator: every HCN call it serves goes through {@link #call}, which journals it,
+ * applies the configured latency and fails it when a fault is due; failures become {@link HnsException}s named after
+ * the HCN export and carrying an HCN error record, as the real binding reports them.
+ */
+final class NativeCalls {
+    private static final Logger logger = LoggerFactory.getLogger(NativeCalls.class);
+
+    private final CallJournal journal;
+    private final FaultInjector faults;
+    private final ObjectMapper mapper = HcnJson.newMapper();
+    private volatile Duration latency;
+
+    NativeCalls(CallJournal journal, FaultInjector faults, Duration latency) {
+        this.journal = journal;
+        this.faults = faults;
+        this.latency = latency;
+    }
+
+    Duration latency() {
+        return latency;
+    }
+
+    void setLatency(Duration perCall) {
+        this.latency = perCall == null ? Duration.ZERO : perCall;
+    }
+
+    /** Enumerate (one call), then open/query/close each match; a match that vanished (not found on open) is skipped. */
+    <T> List<T> enumerate(HnsObjectKind kind, List<T> all, Predicate<T> filter, Function<T, String> idOf,
+                                  Function<String, Optional<T>> lookup) {
+        call(HnsCall.ENUMERATE, kind);
+        List<String> ids = all.stream().filter(filter).map(idOf).toList();
+        List<T> out = new ArrayList<>();
+        for (String id : ids) {
+            try {
+                call(HnsCall.OPEN, kind);
+            } catch (HnsException e) {
+                if (e.isNotFound()) {
+                    continue;
+                }
+                throw e;
+            }
+            try {
+                call(HnsCall.QUERY, kind);
+                lookup.apply(id).ifPresent(out::add);
+            } finally {
+                call(HnsCall.CLOSE, kind);
+            }
+        }
+        return out;
+    }
+
+    <T> T open(HnsObjectKind kind, String id, Function<String, Optional<T>> lookup) {
+        call(HnsCall.OPEN, kind);
+        return lookup.apply(id).orElseThrow(() -> notFound(HnsCall.OPEN, kind, id));
+    }
+
+    /** One native-level call: journaled, delayed by the latency, and failed when a fault is due. */
+    void call(HnsCall call, HnsObjectKind kind) {
+        journal.record(call, kind);
+        Duration d = latency;
+        if (!d.isZero()) {
+            try {
+                Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        OptionalInt fault = faults.check(call, kind);
+        if (fault.isPresent()) {
+            throw failure(call, kind, fault.getAsInt(), "injected fault");
+        }
+    }
+
+    <T> T checked(HnsCall call, HnsObjectKind kind, Supplier<T> rule) {
+        try {
+            return rule.get();
+        } catch (RuleViolation v) {
+            throw failure(call, kind, v.hresult, v.getMessage());
+        }
+    }
+
+    HnsException notFound(HnsCall call, HnsObjectKind kind, String id) {
+        return failure(call, kind, HResults.ERROR_NOT_FOUND, "Element not found: " + id);
+    }
+
+    HnsException failure(HnsCall call, HnsObjectKind kind, int hresult, String message) {
+        journal.recordFailure(hresult);
+        logger.debug("emulated {} failed: {} {}", kind.exportName(call), HResults.describe(hresult), message);
+        return new HnsException(hresult, kind.exportName(call), errorRecord(hresult, message));
+    }
+
+    String errorRecord(int hresult, String message) {
+        try {
+            return mapper.writeValueAsString(HcnErrorRecord.failure(hresult, message));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode an error record", e);
+        }
+    }
+
+}

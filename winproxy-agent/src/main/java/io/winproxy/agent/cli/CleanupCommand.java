@@ -1,0 +1,54 @@
+package io.winproxy.agent.cli;
+
+import io.winproxy.agent.dataplane.HnsCleanup;
+import io.winproxy.agent.dataplane.OwnershipJournal;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code winproxy cleanup [--all]}: removes the load balancers and remote endpoints winproxy owns and reports the
+ * unowned ones it leaves; {@code --all} removes every load balancer (migration from kube-proxy). Exit 1 when some
+ * object could not be removed.
+ */
+@Command(name = "cleanup", description = "Remove the HNS load balancers and remote endpoints winproxy owns.")
+public final class CleanupCommand implements Callable<Integer> {
+    @ParentCommand
+    RootCommand root;
+
+    @Mixin
+    HnsHostOptions host = new HnsHostOptions();
+
+    @Option(names = "--all", description = "Remove every load balancer on the host, not only winproxy's "
+            + "(for migrating from kube-proxy).")
+    boolean all;
+
+    @Override
+    public Integer call() {
+        return cleanup(root.context(), host, all);
+    }
+
+    static int cleanup(CliContext context, HnsHostOptions host, boolean all) {
+        OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
+        HnsCleanup.Report report = new HnsCleanup(host.open(), journal).run(all);
+        context.out().printf("Removed %d load balancer(s) and %d remote endpoint(s).%n",
+                report.deletedLoadBalancers().size(), report.deletedRemoteEndpoints().size());
+        print(context, "Left %d unowned load balancer(s)%s", report.unownedLoadBalancers(),
+                " (cleanup --all removes them)");
+        print(context, "Left %d unowned remote endpoint(s)%s", report.unownedRemoteEndpoints(), "");
+        for (String failure : report.failures()) {
+            context.err().println("winproxy: cleanup: " + failure);
+        }
+        return report.succeeded() ? 0 : 1;
+    }
+
+    private static void print(CliContext context, String format, List<String> ids, String hint) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        context.out().printf(format + ": %s%n", ids.size(), hint, String.join(", ", ids));
+    }
+}

@@ -1,0 +1,192 @@
+package io.winproxy.agent.cli;
+
+import io.winproxy.agent.config.ConfigException;
+import io.winproxy.agent.config.ConfigResolver;
+import io.winproxy.agent.config.ProxyConfig;
+import io.winproxy.agent.config.ProxyFlags;
+import io.winproxy.agent.demo.DemoCluster;
+import io.winproxy.agent.demo.ExampleCluster;
+import io.winproxy.agent.kube.NodeMapper;
+import io.winproxy.agent.sync.SyncReport;
+import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.policy.model.NodeInfo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code winproxy demo [--manifests DIR] [--once]}: an embedded Kubernetes API on loopback seeded from DIR (default:
+ * the bundled example cluster), the real agent against it through real informers, the emulated HNS host built from
+ * the cluster's Nodes (with a CNI creating local endpoints for this node's pods), health and metrics on loopback.
+ * Prints the programmed load balancers after every sync that changed something. {@code --once} exits 0 after the
+ * first successful sync (1 when none succeeds in time); otherwise it follows edits in DIR until Ctrl+C.
+ */
+@Command(name = "demo", description = "Run the agent against an embedded API server and the emulated HNS.")
+public final class DemoCommand implements Callable<Integer> {
+    private static final Logger logger = LoggerFactory.getLogger(DemoCommand.class);
+
+    @ParentCommand
+    RootCommand root;
+
+    @Mixin
+    ProxyFlags flags = new ProxyFlags();
+
+    @Mixin
+    HnsHostOptions host = new HnsHostOptions();
+
+    @Option(names = "--manifests", paramLabel = "DIR",
+            description = "Directory of YAML Nodes, Services and EndpointSlices to serve and follow "
+                    + "(default: the bundled example cluster).")
+    Path manifests;
+
+    @Option(names = "--once", description = "Exit after the first successful sync.")
+    boolean once;
+
+    @Option(names = "--once-timeout", paramLabel = "SECONDS", hidden = true,
+            description = "How long --once waits for a successful sync (default: 60).")
+    long onceTimeoutSeconds = 60;
+
+    @Override
+    public Integer call() throws ConfigException, InterruptedException, IOException {
+        if (host.effectiveHns() == HnsHostOptions.HnsKind.windows) {
+            throw new UsageException("--hns: the demo runs on the emulated HNS (use --hns emulated)");
+        }
+        CliContext context = root.context();
+        PrintStream out = context.out();
+        if (!flags.isSet("--healthz-bind-address")) {
+            flags.set("--healthz-bind-address", "127.0.0.1:10256");
+        }
+        if (!flags.isSet("--metrics-bind-address")) {
+            flags.set("--metrics-bind-address", "127.0.0.1:10249");
+        }
+        if (!flags.isSet("--min-sync-period") && !flags.isSet("--iptables-min-sync-period")) {
+            flags.set("--iptables-min-sync-period", "1s");
+        }
+
+        DemoCluster cluster = DemoCluster.start(manifests, 0, !once);
+        ProxyAgent agent = null;
+        try {
+            List<NodeInfo> nodes = new ArrayList<>();
+            NodeMapper nodeMapper = new NodeMapper();
+            cluster.client().nodes().list().getItems().forEach(n -> nodeMapper.map(n).ifPresent(nodes::add));
+            String nodeName = nodeName(nodes);
+            flags.set("--hostname-override", nodeName);
+
+            HnsEmulator hns = host.hnsState().map(p -> HnsEmulator.builder().stateFile(p).build())
+                    .orElseGet(HnsEmulator::inMemory);
+            EmulatedHost emulated = new EmulatedHost(hns, EmulatedCluster.networkType(host.emulatedNetworkType()),
+                    flags.get("--network-name").orElse(null), nodeName);
+            EmulatedCluster.syncNetwork(emulated, nodes);
+            if (!flags.isSet("--network-name")) {
+                flags.set("--network-name", emulated.networkName());
+            }
+            if (emulated.type() == EmulatedHost.NetworkType.OVERLAY) {
+                if (!flags.isSet("--source-vip")) {
+                    sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
+                }
+                flags.get("--source-vip").filter(v -> !v.isEmpty()).ifPresent(emulated::ensureHostEndpoint);
+            }
+            ProxyConfig config = ConfigResolver.resolve(flags, context.env());
+            config.warnings().forEach(w -> logger.warn("{}", w));
+            Path stateDir = host.stateDirGiven() ? host.stateDir(context.env())
+                    : Files.createTempDirectory("winproxy-demo-state");
+
+            CountDownLatch firstSuccess = new CountDownLatch(1);
+            AtomicBoolean printedOnce = new AtomicBoolean();
+            agent = ProxyAgent.start(new ProxyAgent.Setup(config, hns, emulated.networkName(), stateDir,
+                    cluster.client(), List.of("127.0.0.1"), LoadBalancerFeatures.of(config, hns.capabilities()),
+                    report -> {
+                        if (report.changed() || printedOnce.compareAndSet(false, true)) {
+                            printedOnce.set(true);
+                            print(out, report);
+                        }
+                        if (report.result().complete()) {
+                            firstSuccess.countDown();
+                        }
+                    }, handler -> new DemoCni(emulated, handler)));
+            out.printf("winproxy demo: node %s, %s network %s, API server %s, manifests %s%n", nodeName,
+                    emulated.type().hcnType(), emulated.networkName(), cluster.apiUrl(), cluster.manifestsDir());
+            agent.healthAddress().ifPresent(a -> out.println("  health:  http://" + hostPort(a) + "/healthz"));
+            agent.metricsAddress().ifPresent(a -> out.println("  metrics: http://" + hostPort(a) + "/metrics"));
+
+            if (once) {
+                boolean synced = firstSuccess.await(onceTimeoutSeconds, TimeUnit.SECONDS);
+                if (!synced) {
+                    context.err().println("winproxy: demo: no successful sync within " + onceTimeoutSeconds + "s");
+                    return 1;
+                }
+                return 0;
+            }
+            out.println("Following " + cluster.manifestsDir() + "; edit the files to change the cluster, Ctrl+C to stop.");
+            ProxyAgent running = agent;
+            context.shutdown().onShutdown(() -> {
+                running.close();
+                cluster.close();
+            });
+            agent.awaitStop();
+            return 0;
+        } finally {
+            if (once || agent == null) {
+                if (agent != null) {
+                    agent.close();
+                }
+                cluster.close();
+            }
+        }
+    }
+
+    private String nodeName(List<NodeInfo> nodes) {
+        Optional<String> given = flags.get("--hostname-override").map(s -> s.trim().toLowerCase(Locale.ROOT));
+        if (given.isPresent() && !given.get().isEmpty()) {
+            return given.get();
+        }
+        List<String> names = nodes.stream().map(NodeInfo::name).toList();
+        if (names.isEmpty() || names.contains(ExampleCluster.defaultNodeName())) {
+            return ExampleCluster.defaultNodeName();
+        }
+        return names.get(0);
+    }
+
+    /** The overlay source VIP the demo's CNI reserves: address .2 of this node's IPv4 pod CIDR. */
+    static Optional<String> sourceVipFor(List<NodeInfo> nodes, String nodeName) {
+        return nodes.stream().filter(n -> n.name().equals(nodeName)).findFirst()
+                .flatMap(n -> n.podCidrs().stream().filter(c -> !c.contains(":")).findFirst())
+                .map(cidr -> {
+                    String[] octets = cidr.split("/")[0].split("\\.");
+                    return octets[0] + "." + octets[1] + "." + octets[2] + "." + (Integer.parseInt(octets[3]) + 2);
+                });
+    }
+
+    private static String hostPort(java.net.InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
+    }
+
+    private static void print(PrintStream out, SyncReport report) {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "%n--- sync %d: %d created, %d modified, %d deleted, %d adopted (%d ms)%n",
+                report.sequence(), report.result().created(), report.result().modified(), report.result().deleted(),
+                report.result().adopted(), report.duration().toMillis()));
+        s.append(LoadBalancerTable.render(report.snapshot().desired().loadBalancers()));
+        report.result().failures().forEach(f -> s.append("  failed: ").append(f).append('\n'));
+        report.snapshot().desired().warnings().forEach(w -> s.append("  warning: ").append(w).append('\n'));
+        out.print(s);
+        out.flush();
+    }
+}

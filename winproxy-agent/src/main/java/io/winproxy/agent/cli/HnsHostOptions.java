@@ -1,0 +1,101 @@
+package io.winproxy.agent.cli;
+
+import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.windows.WindowsHnsClient;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/**
+ * winproxy's own options (not kube-proxy's): which HNS to program, where the emulated host keeps its state, where
+ * the ownership journal lives, and the type of a fresh emulated network. A picocli mixin shared by the commands.
+ */
+public final class HnsHostOptions {
+
+    /** Which HNS implementation to use. */
+    public enum HnsKind { windows, emulated }
+
+    /** The type of an emulated network built from the Nodes. */
+    public enum NetworkKind { overlay, l2bridge }
+
+    @Option(names = "--hns", paramLabel = "windows|emulated",
+            description = "HNS to program: the real one (windows, the default on Windows) or the in-memory emulator "
+                    + "(emulated, the default elsewhere).")
+    HnsKind hns;
+
+    @Option(names = "--hns-state", paramLabel = "FILE",
+            description = "State file of the emulated host (implies --hns emulated); shared by separate processes.")
+    Path hnsState;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where the ownership journal is kept. Default: %%ProgramData%%\\winproxy on Windows, "
+                    + "/var/lib/winproxy elsewhere.")
+    Path stateDir;
+
+    @Option(names = "--emulated-network-type", paramLabel = "overlay|l2bridge",
+            description = "Type of the emulated network built from the Nodes when no --hns-state is given "
+                    + "(default: overlay).")
+    NetworkKind emulatedNetworkType;
+
+    /** The HNS kind in effect: explicit, else emulated when a state file is given, else by operating system. */
+    public HnsKind effectiveHns() {
+        if (hns != null) {
+            return hns;
+        }
+        if (hnsState != null) {
+            return HnsKind.emulated;
+        }
+        return isWindows() ? HnsKind.windows : HnsKind.emulated;
+    }
+
+    public Optional<Path> hnsState() {
+        return Optional.ofNullable(hnsState);
+    }
+
+    public NetworkKind emulatedNetworkType() {
+        return emulatedNetworkType == null ? NetworkKind.overlay : emulatedNetworkType;
+    }
+
+    /** The state directory: the flag, else {@code %ProgramData%\winproxy} on Windows, else /var/lib/winproxy. */
+    public Path stateDir(Map<String, String> env) {
+        if (stateDir != null) {
+            return stateDir;
+        }
+        if (isWindows()) {
+            String programData = env.getOrDefault("ProgramData", "C:\\ProgramData");
+            return Path.of(programData, "winproxy");
+        }
+        return Path.of("/var/lib/winproxy");
+    }
+
+    /** True when the state directory was given explicitly. */
+    public boolean stateDirGiven() {
+        return stateDir != null;
+    }
+
+    /**
+     * Opens the HNS to act on: the emulated host of {@code --hns-state} (persisted there), a fresh in-memory emulator,
+     * or the real HNS through computenetwork.dll.
+     *
+     * @throws UsageException when --hns windows is asked for on another operating system
+     */
+    public HnsClient open() {
+        if (effectiveHns() == HnsKind.windows) {
+            if (!isWindows()) {
+                throw new UsageException("--hns: windows needs a Windows host; use --hns emulated (or --hns-state FILE)");
+            }
+            return WindowsHnsClient.load();
+        }
+        if (hnsState != null) {
+            return HnsEmulator.builder().stateFile(hnsState).build();
+        }
+        return HnsEmulator.inMemory();
+    }
+
+    static boolean isWindows() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+    }
+}

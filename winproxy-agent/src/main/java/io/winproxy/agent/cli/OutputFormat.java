@@ -1,0 +1,6 @@
+package io.winproxy.agent.cli;
+
+/** {@code -o json|text}. */
+public enum OutputFormat {
+    json, text
+}

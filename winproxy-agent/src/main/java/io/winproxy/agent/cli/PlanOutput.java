@@ -1,0 +1,185 @@
+package io.winproxy.agent.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.winproxy.policy.desired.DesiredLoadBalancer;
+import io.winproxy.policy.desired.DesiredRemoteEndpoint;
+import io.winproxy.policy.desired.DesiredState;
+import io.winproxy.policy.desired.PolicyWarning;
+import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanStep;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders a desired state and its plan: the JSON of {@code plan -o json} (ARCHITECTURE.md section 6; a stable
+ * contract that scripts rely on) and a human-readable text form. Pure functions of their inputs.
+ */
+public final class PlanOutput {
+    private static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+    private PlanOutput() {
+    }
+
+    /** The {@code plan -o json} document. */
+    public static ObjectNode json(DesiredState desired, Plan plan) {
+        ObjectNode root = MAPPER.createObjectNode();
+        ArrayNode lbs = root.putArray("loadBalancers");
+        for (DesiredLoadBalancer lb : sorted(desired.loadBalancers())) {
+            lbs.add(loadBalancer(lb));
+        }
+        ArrayNode eps = root.putArray("remoteEndpoints");
+        desired.remoteEndpoints().stream().sorted(Comparator.comparing(DesiredRemoteEndpoint::ip))
+                .forEach(ep -> eps.add(remoteEndpoint(ep)));
+        ArrayNode ops = root.putArray("operations");
+        for (PlanStep step : plan.steps()) {
+            ops.add(operation(step));
+        }
+        ArrayNode warnings = root.putArray("warnings");
+        for (PolicyWarning w : desired.warnings()) {
+            ObjectNode node = warnings.addObject();
+            node.put("kind", w.kind());
+            node.put("namespace", w.namespace());
+            node.put("name", w.name());
+            node.put("reason", w.reason());
+            node.put("message", w.message());
+        }
+        ArrayNode unowned = root.putArray("unownedLoadBalancers");
+        plan.unownedLoadBalancerIds().forEach(unowned::add);
+        return root;
+    }
+
+    public static String jsonText(DesiredState desired, Plan plan) {
+        try {
+            return MAPPER.writeValueAsString(json(desired, plan));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Load balancers in a stable order: service, port name, kind, key. */
+    public static List<DesiredLoadBalancer> sorted(List<DesiredLoadBalancer> lbs) {
+        return lbs.stream().sorted(Comparator
+                .comparing((DesiredLoadBalancer lb) -> lb.service().serviceKey())
+                .thenComparing(lb -> lb.service().port())
+                .thenComparing(lb -> lb.service().protocol())
+                .thenComparing(DesiredLoadBalancer::kind)
+                .thenComparing(lb -> lb.key().toString())).toList();
+    }
+
+    /** One load balancer as in {@code plan -o json} (also used by {@code trace}). */
+    public static ObjectNode loadBalancer(DesiredLoadBalancer lb) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("service", lb.service().serviceKey());
+        node.put("port", lb.service().port());
+        node.put("protocol", lb.key().protocol().name());
+        node.put("kind", lb.kind().displayName());
+        ArrayNode vips = node.putArray("frontendVIPs");
+        if (!lb.key().frontendVip().isEmpty()) {
+            vips.add(lb.key().frontendVip());
+        }
+        node.put("externalPort", lb.key().externalPort());
+        node.put("internalPort", lb.internalPort());
+        ArrayNode backends = node.putArray("backends");
+        lb.backends().forEach(backends::add);
+        node.put("sourceVIP", lb.sourceVip());
+        node.put("flags", lb.flags());
+        node.put("portMappingFlags", lb.portMappingFlags());
+        node.put("distributionType", lb.distributionType());
+        node.put("dsr", lb.dsr());
+        node.put("ipv6", lb.ipv6());
+        return node;
+    }
+
+    private static ObjectNode remoteEndpoint(DesiredRemoteEndpoint ep) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("ip", ep.ip());
+        node.put("providerAddress", ep.providerAddress());
+        return node;
+    }
+
+    private static ObjectNode operation(PlanStep step) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("op", step.op());
+        if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+            node.set("endpoint", remoteEndpoint(s.endpoint()));
+        } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
+            node.put("id", s.id());
+            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+        } else if (step instanceof PlanStep.CreateLoadBalancer s) {
+            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+        } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
+            node.put("id", s.id());
+            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+        } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
+            node.put("id", s.oldId());
+            node.put("unowned", s.unowned());
+            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+        } else if (step instanceof PlanStep.DeleteLoadBalancer s) {
+            node.put("id", s.id());
+            node.put("reason", s.reason());
+        } else if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+            node.put("id", s.id());
+            node.put("ip", s.ip());
+        }
+        return node;
+    }
+
+    /** The text form: the load-balancer table, then the operations and warnings. */
+    public static String text(DesiredState desired, Plan plan) {
+        StringBuilder out = new StringBuilder();
+        out.append(LoadBalancerTable.render(desired.loadBalancers()));
+        if (!desired.remoteEndpoints().isEmpty()) {
+            out.append("\nRemote endpoints:\n");
+            desired.remoteEndpoints().stream().sorted(Comparator.comparing(DesiredRemoteEndpoint::ip))
+                    .forEach(ep -> out.append("  ").append(ep.ip())
+                            .append(ep.providerAddress().isEmpty() ? "" : " via " + ep.providerAddress())
+                            .append('\n'));
+        }
+        out.append("\nOperations (").append(plan.steps().size()).append("):\n");
+        if (plan.steps().isEmpty()) {
+            out.append("  none: HNS already matches\n");
+        }
+        for (PlanStep step : plan.steps()) {
+            out.append("  ").append(describe(step)).append('\n');
+        }
+        if (!desired.warnings().isEmpty()) {
+            out.append("\nWarnings:\n");
+            desired.warnings().forEach(w -> out.append("  ").append(w).append('\n'));
+        }
+        if (!plan.unownedLoadBalancerIds().isEmpty()) {
+            out.append("\nUnowned load balancers left in place: ").append(String.join(", ",
+                    plan.unownedLoadBalancerIds())).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** One line per step, e.g. {@code create-load-balancer 10.96.0.10:53/UDP (kube-system/kube-dns:dns)}. */
+    public static String describe(PlanStep step) {
+        if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+            return step.op() + " " + s.endpoint().ip();
+        } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
+            return step.op() + " " + s.id() + " " + lbSummary(s.loadBalancer());
+        } else if (step instanceof PlanStep.CreateLoadBalancer s) {
+            return step.op() + " " + lbSummary(s.loadBalancer());
+        } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
+            return step.op() + " " + s.id() + " " + lbSummary(s.loadBalancer());
+        } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
+            return step.op() + " " + s.oldId() + (s.unowned() ? " (unowned) " : " ") + lbSummary(s.loadBalancer());
+        } else if (step instanceof PlanStep.DeleteLoadBalancer s) {
+            return step.op() + " " + s.id() + " (" + s.reason() + ")";
+        } else if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+            return step.op() + " " + s.id() + " " + s.ip();
+        }
+        return step.op();
+    }
+
+    private static String lbSummary(DesiredLoadBalancer lb) {
+        return String.format(Locale.ROOT, "%s -> %s (%s %s)", lb.key(), lb.backends(), lb.kind().displayName(),
+                lb.service());
+    }
+}

@@ -1,0 +1,38 @@
+package io.winproxy.agent.dataplane;
+
+import java.util.List;
+
+/**
+ * What {@link HnsDataplane#apply} did. {@code writes} counts HNS write calls (create, modify, delete);
+ * {@code failures} lists the steps that failed (each retried with backoff on later syncs); {@code deferred} the
+ * steps skipped because their object is still backing off. {@code changed} is true when anything was written.
+ */
+public record ApplyResult(int created, int modified, int deleted, int adopted, int writes,
+                          List<StepFailure> failures, List<String> deferred) {
+    public ApplyResult {
+        failures = List.copyOf(failures);
+        deferred = List.copyOf(deferred);
+    }
+
+    public static final ApplyResult EMPTY = new ApplyResult(0, 0, 0, 0, 0, List.of(), List.of());
+
+    /** True when every step ran and succeeded. */
+    public boolean complete() {
+        return failures.isEmpty() && deferred.isEmpty();
+    }
+
+    public boolean changed() {
+        return writes > 0;
+    }
+
+    /**
+     * One failed step: the plan op, the object ("10.96.0.10:80/TCP", an endpoint IP or an ID), the HRESULT name
+     * (empty when the failure was not an HNS error) and a one-line message.
+     */
+    public record StepFailure(String op, String object, String hresult, String message) {
+        @Override
+        public String toString() {
+            return op + " " + object + ": " + message;
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.winproxy.agent.dataplane;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.winproxy.hns.model.HcnPolicy;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.hns.model.IpConfiguration;
+import io.winproxy.hns.model.LoadBalancerPortMapping;
+import io.winproxy.hns.model.SchemaVersion;
+import io.winproxy.policy.desired.DesiredLoadBalancer;
+import io.winproxy.policy.desired.DesiredRemoteEndpoint;
+import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.model.Protocol;
+import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.ObservedLoadBalancer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Pure translation between HCN documents and the policy vocabulary, in both directions. No I/O, no state. */
+public final class HcnTranslator {
+    static final String PROVIDER_ADDRESS = "ProviderAddress";
+
+    private HcnTranslator() {
+    }
+
+    /** An HNS endpoint as the policy sees it: IPs, the remote flag and the overlay provider address. */
+    public static ObservedEndpoint toObserved(HostComputeEndpoint endpoint) {
+        List<String> ips = new ArrayList<>();
+        for (IpConfiguration ipc : endpoint.ipConfigurations()) {
+            if (ipc.ipAddress() != null && !ipc.ipAddress().isEmpty()) {
+                ips.add(ipc.ipAddress());
+            }
+        }
+        return new ObservedEndpoint(endpoint.id(), ips, endpoint.isRemote(), providerAddress(endpoint).orElse(""));
+    }
+
+    /** The value of an endpoint's {@code ProviderAddress} policy, if it has one. */
+    public static Optional<String> providerAddress(HostComputeEndpoint endpoint) {
+        for (HcnPolicy policy : endpoint.policies()) {
+            if (PROVIDER_ADDRESS.equalsIgnoreCase(policy.type()) && policy.settings() != null) {
+                Optional<String> pa = member(policy.settings(), PROVIDER_ADDRESS);
+                if (pa.isPresent()) {
+                    return pa;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> member(JsonNode node, String name) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getKey().equalsIgnoreCase(name) && e.getValue().isTextual()) {
+                return Optional.of(e.getValue().asText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * An HNS load balancer as the policy sees it. The key is null unless the load balancer has exactly one port
+     * mapping with protocol TCP or UDP. {@code ipsByEndpointId} resolves the referenced endpoints; the IP of the
+     * load balancer's family is taken for dual-stack endpoints, unknown endpoint IDs contribute no backend IP.
+     */
+    public static ObservedLoadBalancer toObserved(HostComputeLoadBalancer lb, Map<String, List<String>> ipsByEndpointId) {
+        IpFamily family = (lb.flags() & HostComputeLoadBalancer.FLAG_IPV6) != 0 ? IpFamily.IPV6 : IpFamily.IPV4;
+        String vip = lb.frontendVips().isEmpty() ? "" : lb.frontendVips().get(0);
+        if (!vip.isEmpty()) {
+            family = IpFamily.of(vip);
+        }
+        LoadBalancerKey key = null;
+        int internalPort = 0;
+        int portMappingFlags = 0;
+        int distribution = 0;
+        if (lb.portMappings().size() == 1 && lb.frontendVips().size() <= 1) {
+            LoadBalancerPortMapping pm = lb.portMappings().get(0);
+            Optional<Protocol> protocol = Protocol.fromNumber(pm.protocol())
+                    .filter(p -> p == Protocol.TCP || p == Protocol.UDP);
+            if (protocol.isPresent()) {
+                key = new LoadBalancerKey(family, vip, protocol.get(), pm.externalPort());
+            }
+            internalPort = pm.internalPort();
+            portMappingFlags = pm.flags();
+            distribution = pm.distributionType();
+        }
+        List<String> backendIps = new ArrayList<>();
+        for (String endpointId : lb.hostComputeEndpoints()) {
+            List<String> ips = ipsByEndpointId.get(endpointId.toLowerCase(java.util.Locale.ROOT));
+            if (ips == null) {
+                continue;
+            }
+            IpFamily wanted = family;
+            ips.stream().filter(ip -> IpFamily.of(ip) == wanted).findFirst().ifPresent(backendIps::add);
+        }
+        backendIps.sort(null);
+        return new ObservedLoadBalancer(lb.id(), key, internalPort, lb.hostComputeEndpoints(), backendIps,
+                lb.sourceVip(), lb.flags(), portMappingFlags, distribution);
+    }
+
+    /** The HCN create/modify document of a desired load balancer whose backends resolved to these endpoint IDs. */
+    public static HostComputeLoadBalancer toHcn(DesiredLoadBalancer lb, List<String> endpointIds) {
+        LoadBalancerKey key = lb.key();
+        List<String> vips = key.frontendVip().isEmpty() ? List.of() : List.of(key.frontendVip());
+        LoadBalancerPortMapping mapping = new LoadBalancerPortMapping(key.protocol().number(), lb.internalPort(),
+                key.externalPort(), lb.distributionType(), lb.portMappingFlags());
+        return new HostComputeLoadBalancer(null, endpointIds, lb.sourceVip(), vips, List.of(mapping),
+                SchemaVersion.V2, lb.flags());
+    }
+
+    /** The HCN document of a remote endpoint (hcn-api.md's recipe); the PA policy only on overlay. */
+    public static HostComputeEndpoint toHcn(DesiredRemoteEndpoint endpoint) {
+        List<HcnPolicy> policies = new ArrayList<>();
+        if (!endpoint.providerAddress().isEmpty()) {
+            ObjectNode settings = JsonNodeFactory.instance.objectNode().put(PROVIDER_ADDRESS, endpoint.providerAddress());
+            policies.add(new HcnPolicy(PROVIDER_ADDRESS, settings));
+        }
+        return new HostComputeEndpoint(null, null, null, policies, List.of(new IpConfiguration(endpoint.ip(), 0)),
+                endpoint.macAddress(), HostComputeEndpoint.FLAG_REMOTE_ENDPOINT, SchemaVersion.V2);
+    }
+}

@@ -1,0 +1,148 @@
+package io.winproxy.agent.sync;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a function at most every {@code minInterval} and at least every {@code maxInterval}, and again after
+ * {@code retryInterval} when it fails (kube-proxy's {@code pkg/proxy/runner}, kube-proxy-common.md section 5.5).
+ *
+ * <p>Contract: {@link #run()} never blocks; requests made while a run is in progress or during the cool-down that
+ * follows every run coalesce into one run as soon as the cool-down ends. Runs are serialised on the scheduler's
+ * thread and are at least {@code minInterval} apart (end of one to start of the next). After a failure the next run
+ * comes {@code min(retryInterval, maxInterval)} later, never before {@code minInterval}; any run cancels the pending
+ * retry or periodic run. Nothing runs at {@link #start()}; the first timed run is {@code maxInterval} later.
+ * Thread-safe.
+ */
+public final class BoundedFrequencyRunner {
+    private static final Logger logger = LoggerFactory.getLogger(BoundedFrequencyRunner.class);
+
+    /** The function run; returning false or throwing means "failed, retry". */
+    @FunctionalInterface
+    public interface SyncFunction {
+        boolean sync() throws Exception;
+    }
+
+    private final String name;
+    private final SyncFunction fn;
+    private final Duration minInterval;
+    private final Duration retryInterval;
+    private final Duration maxInterval;
+    private final Scheduler scheduler;
+
+    private final Object lock = new Object();
+    private boolean started;
+    private boolean stopped;
+    private boolean queued;
+    private boolean running;
+    private boolean coolingDown;
+    private boolean pending;
+    private Scheduler.Cancellable nextRun;
+
+    public BoundedFrequencyRunner(String name, SyncFunction fn, Duration minInterval, Duration retryInterval,
+                                  Duration maxInterval, Scheduler scheduler) {
+        this.name = Objects.requireNonNull(name);
+        this.fn = Objects.requireNonNull(fn);
+        this.minInterval = Objects.requireNonNull(minInterval);
+        this.retryInterval = Objects.requireNonNull(retryInterval);
+        this.maxInterval = Objects.requireNonNull(maxInterval);
+        this.scheduler = Objects.requireNonNull(scheduler);
+        if (maxInterval.compareTo(minInterval) < 0) {
+            throw new IllegalArgumentException(name + ": maxInterval (" + maxInterval
+                    + ") must be >= minInterval (" + minInterval + ")");
+        }
+        if (minInterval.isNegative() || retryInterval.isNegative()) {
+            throw new IllegalArgumentException(name + ": intervals must not be negative");
+        }
+    }
+
+    /** Arms the periodic timer. Idempotent. */
+    public void start() {
+        synchronized (lock) {
+            if (started || stopped) {
+                return;
+            }
+            started = true;
+            nextRun = scheduler.schedule(maxInterval, this::run);
+        }
+    }
+
+    /** Asks for a run as soon as the rate limit allows; never blocks. Ignored after {@link #stop()}. */
+    public void run() {
+        synchronized (lock) {
+            if (stopped || !started) {
+                return;
+            }
+            if (running || coolingDown) {
+                pending = true;
+                return;
+            }
+            if (!queued) {
+                queued = true;
+                scheduler.schedule(Duration.ZERO, this::execute);
+            }
+        }
+    }
+
+    /** Cancels the timers; a run in progress finishes, no further run starts. */
+    public void stop() {
+        synchronized (lock) {
+            stopped = true;
+            cancelNextRun();
+        }
+    }
+
+    private void execute() {
+        synchronized (lock) {
+            queued = false;
+            pending = false;
+            if (stopped) {
+                return;
+            }
+            cancelNextRun();
+            running = true;
+        }
+        boolean ok;
+        try {
+            ok = fn.sync();
+        } catch (Exception | LinkageError | AssertionError e) {
+            logger.error("{}: run failed", name, e);
+            ok = false;
+        }
+        synchronized (lock) {
+            running = false;
+            if (stopped) {
+                return;
+            }
+            Duration next = ok ? maxInterval : min(retryInterval, maxInterval);
+            nextRun = scheduler.schedule(next, this::run);
+            coolingDown = true;
+            scheduler.schedule(minInterval, this::coolDownEnded);
+        }
+    }
+
+    private void coolDownEnded() {
+        synchronized (lock) {
+            coolingDown = false;
+            if (stopped || !pending) {
+                return;
+            }
+            pending = false;
+            queued = true;
+        }
+        execute();
+    }
+
+    private void cancelNextRun() {
+        if (nextRun != null) {
+            nextRun.cancel();
+            nextRun = null;
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

@@ -1,0 +1,244 @@
+package io.winproxy.agent.sync;
+
+import io.winproxy.agent.dataplane.ApplyResult;
+import io.winproxy.agent.dataplane.HnsDataplane;
+import io.winproxy.agent.dataplane.HnsNetworkNotFoundException;
+import io.winproxy.agent.health.ProxyHealthServer;
+import io.winproxy.agent.health.ServiceHealthServer;
+import io.winproxy.agent.kube.ClusterEventHandler;
+import io.winproxy.agent.kube.EventRecorder;
+import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.hns.HnsException;
+import io.winproxy.policy.desired.PolicyWarning;
+import io.winproxy.policy.model.EndpointSliceInfo;
+import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.model.NodeInfo;
+import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.plan.ObservedState;
+import io.winproxy.policy.plan.Plan;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sync loop: informer callbacks feed the policy's change trackers and poke the {@link BoundedFrequencyRunner};
+ * the runner's single thread observes HNS, computes the desired state and the plan, applies it, then reports to the
+ * health servers, metrics and events. Nothing is written to HNS before Services and EndpointSlices have both
+ * completed their initial list. Every sync is a reconcile (observe re-reads the host), so an HNS restart, a
+ * recreated network or an object deleted behind winproxy's back is repaired by the next sync.
+ *
+ * <p>Thread-safety: the {@link ClusterEventHandler} methods are called on informer threads; {@link #syncOnce()}
+ * only ever runs on the runner's thread.
+ */
+public final class ProxySyncLoop implements ClusterEventHandler {
+    private static final Logger logger = LoggerFactory.getLogger(ProxySyncLoop.class);
+
+    /** Timing of the runner: at most every {@code minSyncPeriod}, at least every {@code syncPeriod}. */
+    public record Timing(Duration minSyncPeriod, Duration retryPeriod, Duration syncPeriod) {
+        /** kube-proxy's periods, retrying a failed sync after {@code min(syncPeriod, max(minSyncPeriod, 5 s))}. */
+        public static Timing of(Duration minSyncPeriod, Duration syncPeriod) {
+            Duration retry = Duration.ofSeconds(5);
+            if (retry.compareTo(minSyncPeriod) < 0) {
+                retry = minSyncPeriod;
+            }
+            if (retry.compareTo(syncPeriod) > 0) {
+                retry = syncPeriod;
+            }
+            return new Timing(minSyncPeriod, retry, syncPeriod);
+        }
+    }
+
+    private final PolicyEngine policy;
+    private final HnsDataplane dataplane;
+    private final ProxyHealthServer health;
+    private final ServiceHealthServer serviceHealth;
+    private final AgentMetrics metrics;
+    private final EventRecorder events;
+    private final Clock clock;
+    private final List<IpFamily> families;
+    private final String nodeName;
+    private final BoundedFrequencyRunner runner;
+    private final Consumer<SyncReport> onSync;
+
+    private volatile boolean servicesSynced;
+    private volatile boolean endpointSlicesSynced;
+    private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
+    private long sequence;
+
+    /**
+     * @param serviceHealth may be null (no per-service health check servers, e.g. in {@code plan})
+     * @param onSync        called on the sync thread after every sync that reached HNS
+     */
+    public ProxySyncLoop(PolicyEngine policy, HnsDataplane dataplane, ProxyHealthServer health,
+                         ServiceHealthServer serviceHealth, AgentMetrics metrics, EventRecorder events, Clock clock,
+                         List<IpFamily> families, String nodeName, Timing timing, Scheduler scheduler,
+                         Consumer<SyncReport> onSync) {
+        this.policy = Objects.requireNonNull(policy);
+        this.dataplane = Objects.requireNonNull(dataplane);
+        this.health = Objects.requireNonNull(health);
+        this.serviceHealth = serviceHealth;
+        this.metrics = Objects.requireNonNull(metrics);
+        this.events = Objects.requireNonNull(events);
+        this.clock = Objects.requireNonNull(clock);
+        this.families = List.copyOf(families);
+        this.nodeName = Objects.requireNonNull(nodeName);
+        this.onSync = onSync == null ? r -> { } : onSync;
+        this.runner = new BoundedFrequencyRunner("sync-runner", this::syncOnce, timing.minSyncPeriod(),
+                timing.retryPeriod(), timing.syncPeriod(), scheduler);
+    }
+
+    /**
+     * Starts the runner and reports the loop start to health (as upstream's {@code SyncLoop} does) and the
+     * {@code Starting} event on the Node. Call after the informers' handlers are registered.
+     */
+    public void start() {
+        Instant now = clock.instant();
+        for (IpFamily family : families) {
+            health.updated(family);
+            metrics.queuedTimestamp(family, now);
+        }
+        events.event("Node", "", nodeName, "Normal", "Starting", "Starting winproxy.");
+        runner.start();
+    }
+
+    /** Stops scheduling syncs; a sync in progress finishes. HNS state is left as it is. */
+    public void stop() {
+        runner.stop();
+    }
+
+    /** True once Services and EndpointSlices have both completed their initial list. */
+    public boolean initialized() {
+        return servicesSynced && endpointSlicesSynced;
+    }
+
+    @Override
+    public void onService(ServiceInfo previous, ServiceInfo current) {
+        if (policy.onService(previous, current)) {
+            requestSync();
+        }
+    }
+
+    @Override
+    public void onEndpointSlice(EndpointSliceInfo previous, EndpointSliceInfo current) {
+        if (policy.onEndpointSlice(previous, current)) {
+            requestSync();
+        }
+    }
+
+    @Override
+    public void onNode(NodeInfo previous, NodeInfo current) {
+        health.syncNode(current);
+        if (policy.onNode(current)) {
+            requestSync();
+        }
+    }
+
+    @Override
+    public void onServicesSynced() {
+        servicesSynced = true;
+        logger.info("Services synced");
+        requestSync();
+    }
+
+    @Override
+    public void onEndpointSlicesSynced() {
+        endpointSlicesSynced = true;
+        logger.info("EndpointSlices synced");
+        requestSync();
+    }
+
+    /** Asks for a sync (coalesced and rate limited); ignored until both initial lists are in. */
+    public void requestSync() {
+        if (!initialized()) {
+            return;
+        }
+        Instant now = clock.instant();
+        for (IpFamily family : families) {
+            health.queued(family);
+            metrics.queuedTimestamp(family, now);
+        }
+        runner.run();
+    }
+
+    /**
+     * One reconcile pass; runs on the runner's thread only. Returns false when the runner should retry soon (HNS
+     * unreadable, network missing, or some step failed).
+     */
+    boolean syncOnce() {
+        if (!initialized()) {
+            return true;
+        }
+        long start = System.nanoTime();
+        try {
+            ObservedState observed = dataplane.observe();
+            HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
+            PolicySnapshot snapshot = policy.compute(host);
+            Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
+                    dataplane.modifySupported());
+            ApplyResult result = dataplane.apply(plan);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            report(snapshot, plan, observed, result);
+            SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took);
+            if (result.changed() || !result.complete()) {
+                logger.info("Sync {}: {} created, {} modified, {} deleted, {} adopted, {} failed, {} deferred in {} ms",
+                        sequence, result.created(), result.modified(), result.deleted(), result.adopted(),
+                        result.failures().size(), result.deferred().size(), took.toMillis());
+            } else {
+                logger.debug("Sync {}: no change ({} ms)", sequence, took.toMillis());
+            }
+            onSync.accept(syncReport);
+            return result.complete();
+        } catch (HnsNetworkNotFoundException e) {
+            logger.warn("{}; waiting for it (the CNI creates it)", e.getMessage());
+            return false;
+        } catch (HnsException e) {
+            logger.warn("Reading HNS failed: {}; retrying", e.getMessage());
+            return false;
+        } finally {
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            for (IpFamily family : families) {
+                metrics.syncDuration(family, took);
+            }
+        }
+    }
+
+    private void report(PolicySnapshot snapshot, Plan plan, ObservedState observed, ApplyResult result) {
+        Instant now = clock.instant();
+        for (IpFamily family : families) {
+            health.updated(family);
+            metrics.syncTimestamp(family, now);
+            metrics.noLocalEndpoints(family, snapshot.noLocalInternal(), snapshot.noLocalExternal());
+        }
+        for (Instant trigger : snapshot.triggerTimes()) {
+            metrics.observeNetworkProgrammingLatency(families.get(0), Duration.between(trigger, now));
+        }
+        if (serviceHealth != null) {
+            serviceHealth.syncServices(snapshot.healthCheckNodePorts());
+            serviceHealth.syncEndpoints(snapshot.localReadyEndpoints());
+        }
+        int owned = dataplane.journal().loadBalancers().size();
+        metrics.loadBalancers(owned, Math.max(0, observed.loadBalancers().size() - owned));
+        metrics.servicePortsFailed((int) result.failures().stream().map(ApplyResult.StepFailure::object).distinct()
+                .count());
+        Set<PolicyWarning> current = new HashSet<>(snapshot.desired().warnings());
+        for (PolicyWarning warning : snapshot.desired().warnings()) {
+            if (!reportedWarnings.contains(warning)) {
+                logger.warn("{}", warning);
+                events.event(warning.kind(), warning.namespace(), warning.name(), "Warning", warning.reason(),
+                        warning.message());
+            }
+        }
+        reportedWarnings.clear();
+        reportedWarnings.addAll(current);
+        if (!plan.unownedLoadBalancerIds().isEmpty()) {
+            logger.debug("{} unowned load balancers left in place", plan.unownedLoadBalancerIds().size());
+        }
+    }
+}

@@ -1,0 +1,259 @@
+package io.winproxy.agent.dataplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.HnsCall;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.emulator.HnsObjectKind;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.policy.desired.DesiredLoadBalancer;
+import io.winproxy.policy.desired.DesiredRemoteEndpoint;
+import io.winproxy.policy.desired.DesiredState;
+import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.desired.LoadBalancerKind;
+import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.model.Protocol;
+import io.winproxy.policy.model.ServicePortName;
+import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanCalculator;
+import io.winproxy.policy.plan.PlanStep;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HnsDataplaneTest {
+    private static final ServicePortName WEB = new ServicePortName("default", "web", "http", Protocol.TCP);
+    private static final ServicePortName DNS = new ServicePortName("kube-system", "kube-dns", "dns", Protocol.UDP);
+    private static final Duration SYNC_PERIOD = Duration.ofSeconds(30);
+
+    @TempDir
+    Path stateDir;
+
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    private HnsEmulator hns;
+    private EmulatedHost host;
+
+    @BeforeEach
+    void setUp() {
+        hns = HnsEmulator.inMemory();
+        host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "overlay", "win-a");
+        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
+                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
+        host.syncLocalEndpoints(Set.of("10.244.1.5"));
+    }
+
+    private HnsDataplane dataplane() {
+        return new HnsDataplane(hns, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD, nanos::get);
+    }
+
+    private static DesiredLoadBalancer web(List<String> backends) {
+        return new DesiredLoadBalancer(WEB, LoadBalancerKind.CLUSTER_IP,
+                new LoadBalancerKey(IpFamily.IPV4, "10.96.0.80", Protocol.TCP, 80), 8080, backends, "", 0, 0, 0);
+    }
+
+    private static DesiredLoadBalancer dns() {
+        return new DesiredLoadBalancer(DNS, LoadBalancerKind.CLUSTER_IP,
+                new LoadBalancerKey(IpFamily.IPV4, "10.96.0.10", Protocol.UDP, 53), 53, List.of("10.244.1.5"), "", 0,
+                0, 0);
+    }
+
+    private static final DesiredRemoteEndpoint REMOTE = new DesiredRemoteEndpoint("10.244.2.6", "192.168.1.12",
+            "02-11-0a-f4-02-06");
+
+    private static DesiredState desired() {
+        return new DesiredState(List.of(web(List.of("10.244.1.5", "10.244.2.6")), dns()), List.of(REMOTE), List.of());
+    }
+
+    private static ApplyResult sync(HnsDataplane dp, DesiredState desired) {
+        Plan plan = PlanCalculator.plan(desired, dp.observe(), dp.journal().ownership(), dp.modifySupported());
+        return dp.apply(plan);
+    }
+
+    @Test
+    void theFirstSyncCreatesTheRemoteEndpointAndLoadBalancersAndOwnsThem() {
+        HnsDataplane dp = dataplane();
+        ApplyResult result = sync(dp, desired());
+
+        assertThat(result.complete()).isTrue();
+        assertThat(result.created()).isEqualTo(3);
+        List<HostComputeLoadBalancer> lbs = hns.listLoadBalancers();
+        assertThat(lbs).hasSize(2);
+        assertThat(dp.journal().ownership().loadBalancerIds()).containsExactlyInAnyOrderElementsOf(
+                lbs.stream().map(HostComputeLoadBalancer::id).toList());
+        assertThat(dp.journal().remoteEndpoints().values()).extracting(OwnershipJournal.RemoteEndpointEntry::ip)
+                .containsExactly("10.244.2.6");
+        HostComputeLoadBalancer webLb = lbs.stream().filter(lb -> lb.frontendVips().contains("10.96.0.80"))
+                .findFirst().orElseThrow();
+        assertThat(webLb.hostComputeEndpoints()).hasSize(2);
+        assertThat(OwnershipJournal.open(stateDir).loadBalancer(webLb.id())).get()
+                .extracting(OwnershipJournal.LoadBalancerEntry::service).isEqualTo("default/web:http");
+    }
+
+    @Test
+    void anUnchangedClusterMakesZeroHnsWritesPerSync() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        hns.journal().reset();
+        for (int i = 0; i < 3; i++) {
+            nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+            ApplyResult result = sync(dp, desired());
+            assertThat(result.writes()).isZero();
+        }
+        assertThat(hns.journal().writes()).isZero();
+    }
+
+    @Test
+    void aRestartThatLostItsJournalAdoptsTheMatchingObjectsWithoutAnyWrite() throws Exception {
+        sync(dataplane(), desired());
+        java.nio.file.Files.delete(stateDir.resolve(OwnershipJournal.FILE_NAME));
+        hns.journal().reset();
+
+        HnsDataplane restarted = dataplane();
+        ApplyResult result = sync(restarted, desired());
+
+        assertThat(hns.journal().writes()).isZero();
+        assertThat(result.adopted()).isEqualTo(2);
+        assertThat(restarted.journal().ownership().loadBalancerIds()).hasSize(2);
+    }
+
+    @Test
+    void aLoadBalancerDeletedBehindWinproxysBackIsRecreatedByTheNextSync() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        String victim = hns.listLoadBalancers().stream().filter(lb -> lb.frontendVips().contains("10.96.0.10"))
+                .findFirst().orElseThrow().id();
+        hns.deleteLoadBalancer(victim);
+
+        ApplyResult result = sync(dp, desired());
+
+        assertThat(result.created()).isEqualTo(1);
+        assertThat(hns.listLoadBalancers()).hasSize(2)
+                .anySatisfy(lb -> assertThat(lb.frontendVips()).containsExactly("10.96.0.10"));
+        assertThat(dp.journal().ownsLoadBalancer(victim)).isFalse();
+    }
+
+    @Test
+    void aLoadBalancerChangedBehindWinproxysBackIsRestoredWithinOneSyncPeriod() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        HostComputeLoadBalancer webLb = hns.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains("10.96.0.80")).findFirst().orElseThrow();
+        hns.modifyLoadBalancer(webLb.id(),
+                webLb.withId(null).withEndpoints(webLb.hostComputeEndpoints().subList(0, 1)));
+        assertThat(hns.getLoadBalancer(webLb.id()).orElseThrow().hostComputeEndpoints()).hasSize(1);
+
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        sync(dp, desired());
+
+        assertThat(hns.getLoadBalancer(webLb.id()).orElseThrow().hostComputeEndpoints()).hasSize(2);
+    }
+
+    @Test
+    void frequentSyncsReadOnlyAFractionOfTheOwnedLoadBalancers() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        hns.journal().reset();
+        nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        sync(dp, desired());
+        assertThat(hns.journal().count(HnsCall.OPEN, HnsObjectKind.LOAD_BALANCER)).isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void whenModifyIsNotImplementedTheLoadBalancerIsReplacedAndLaterPlansReplace() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        assertThat(dp.modifySupported()).isTrue();
+        hns.faults().failNext(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, 1, HResults.E_NOTIMPL);
+
+        ApplyResult result = sync(dp, new DesiredState(List.of(web(List.of("10.244.1.5")), dns()), List.of(),
+                List.of()));
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(dp.modifySupported()).isFalse();
+        HostComputeLoadBalancer webLb = hns.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains("10.96.0.80")).findFirst().orElseThrow();
+        assertThat(webLb.hostComputeEndpoints()).hasSize(1);
+        assertThat(dp.journal().ownsLoadBalancer(webLb.id())).isTrue();
+    }
+
+    @Test
+    void aFailingObjectDoesNotBlockTheOthersAndBacksOff() {
+        HnsDataplane dp = dataplane();
+        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 1, HResults.HCN_E_PORT_ALREADY_EXISTS);
+
+        ApplyResult first = sync(dp, desired());
+        assertThat(first.failures()).hasSize(1);
+        assertThat(first.failures().get(0).hresult()).isEqualTo("HCN_E_PORT_ALREADY_EXISTS");
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+
+        ApplyResult immediately = sync(dp, desired());
+        assertThat(immediately.deferred()).hasSize(1);
+        assertThat(immediately.writes()).isZero();
+
+        nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+        ApplyResult later = sync(dp, desired());
+        assertThat(later.complete()).isTrue();
+        assertThat(hns.listLoadBalancers()).hasSize(2);
+    }
+
+    @Test
+    void aRemoteEndpointNoLongerNeededIsDeletedButLocalEndpointsNeverAre() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        sync(dp, new DesiredState(List.of(dns()), List.of(), List.of()));
+
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+        String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
+        assertThat(hns.listEndpoints(networkId)).noneMatch(e -> e.isRemote())
+                .anySatisfy(e -> assertThat(e.ipConfigurations().get(0).ipAddress()).isEqualTo("10.244.1.5"));
+
+        String localId = hns.listEndpoints(networkId).stream().filter(e -> !e.isRemote()).findFirst().orElseThrow()
+                .id();
+        dp.observe();
+        ApplyResult refused = dp.apply(new Plan(List.of(new PlanStep.DeleteRemoteEndpoint(localId, "10.244.1.5")),
+                List.of()));
+        assertThat(refused.writes()).isZero();
+        assertThat(hns.getEndpoint(localId)).isPresent();
+    }
+
+    @Test
+    void aMissingNetworkIsReportedByName() {
+        HnsDataplane dp = new HnsDataplane(hns, "nope", OwnershipJournal.inMemory(), SYNC_PERIOD, nanos::get);
+        assertThatThrownBy(dp::observe).isInstanceOf(HnsNetworkNotFoundException.class).hasMessageContaining("nope");
+    }
+
+    @Test
+    void anHnsRestartIsRepairedByTheNextSync() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        hns.restartHns();
+
+        ApplyResult result = sync(dp, desired());
+
+        assertThat(result.complete()).isTrue();
+        assertThat(hns.listLoadBalancers()).hasSize(2);
+        assertThat(dp.journal().ownership().loadBalancerIds()).hasSize(2);
+        assertThat(dp.journal().ownership().remoteEndpointIds()).hasSize(1);
+    }
+
+    @Test
+    void anOldHnsWithoutModifyGetsReplaces() {
+        hns.setVersion(HnsVersion.WINDOWS_SERVER_2019);
+        HnsDataplane dp = dataplane();
+        assertThat(dp.modifySupported()).isFalse();
+        sync(dp, desired());
+        ApplyResult result = sync(dp, new DesiredState(List.of(web(List.of("10.244.1.5")), dns()), List.of(),
+                List.of()));
+        assertThat(result.failures()).isEmpty();
+        assertThat(hns.journal().count(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER)).isZero();
+    }
+}

@@ -1,0 +1,188 @@
+package io.winproxy.agent.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Ports upstream's runner tests (kube-proxy-common.md section 7.4) onto a manual clock. */
+class BoundedFrequencyRunnerTest {
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final List<Long> calls = new ArrayList<>();
+    private boolean fail;
+
+    private BoundedFrequencyRunner runner(long minMs, long retryMs, long maxMs) {
+        BoundedFrequencyRunner r = new BoundedFrequencyRunner("test", () -> {
+            calls.add(scheduler.nowMillis());
+            return !fail;
+        }, Duration.ofMillis(minMs), Duration.ofMillis(retryMs), Duration.ofMillis(maxMs), scheduler);
+        r.start();
+        return r;
+    }
+
+    @Test
+    void runsAreRateLimitedToMinIntervalAndHappenAtLeastEveryMaxInterval() {
+        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
+        r.run();
+        scheduler.advanceMillis(0);
+        assertThat(calls).containsExactly(0L);
+
+        scheduler.advanceMillis(500);
+        r.run();
+        scheduler.advanceMillis(499);
+        r.run();
+        assertThat(calls).hasSize(1);
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(0L, 1000L);
+
+        r.run();
+        scheduler.advanceMillis(1);
+        r.run();
+        scheduler.advanceMillis(998);
+        assertThat(calls).hasSize(2);
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(0L, 1000L, 2000L);
+
+        scheduler.advanceMillis(1000);
+        assertThat(calls).hasSize(3);
+        scheduler.advanceMillis(9000);
+        assertThat(calls).containsExactly(0L, 1000L, 2000L, 12000L);
+
+        scheduler.advanceMillis(1);
+        r.run();
+        scheduler.advanceMillis(998);
+        assertThat(calls).hasSize(4);
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(0L, 1000L, 2000L, 12000L, 13000L);
+    }
+
+    @Test
+    void nothingRunsAtStartAndTheFirstTimedRunComesAtMaxInterval() {
+        runner(1000, 5000, 10000);
+        scheduler.advanceMillis(9999);
+        assertThat(calls).isEmpty();
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(10000L);
+        scheduler.advanceMillis(10000);
+        assertThat(calls).containsExactly(10000L, 20000L);
+    }
+
+    @Test
+    void aFailedRunIsRetriedAfterTheRetryIntervalNotAfterMinInterval() {
+        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
+        fail = true;
+        r.run();
+        scheduler.advanceMillis(0);
+        scheduler.advanceMillis(4999);
+        assertThat(calls).containsExactly(0L);
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(0L, 5000L);
+    }
+
+    @Test
+    void aSuccessfulRunCancelsThePendingRetry() {
+        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
+        fail = true;
+        r.run();
+        scheduler.advanceMillis(0);
+        fail = false;
+        scheduler.advanceMillis(1000);
+        r.run();
+        scheduler.advanceMillis(0);
+        assertThat(calls).containsExactly(0L, 1000L);
+        scheduler.advanceMillis(4000);
+        assertThat(calls).as("no retry at +5 s").containsExactly(0L, 1000L);
+        scheduler.advanceMillis(6000);
+        assertThat(calls).containsExactly(0L, 1000L, 11000L);
+    }
+
+    @Test
+    void aRunRequestedDuringCoolDownAfterAFailureRunsWhenTheCoolDownEndsAndCancelsTheRetry() {
+        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
+        fail = true;
+        r.run();
+        scheduler.advanceMillis(0);
+        fail = false;
+        scheduler.advanceMillis(100);
+        r.run();
+        scheduler.advanceMillis(899);
+        assertThat(calls).containsExactly(0L);
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(0L, 1000L);
+        scheduler.advanceMillis(9999);
+        assertThat(calls).containsExactly(0L, 1000L);
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(0L, 1000L, 11000L);
+    }
+
+    @Test
+    void aRetryShorterThanMinIntervalWaitsForMinInterval() {
+        runner(5000, 1000, 10000).run();
+        fail = true;
+        scheduler.advanceMillis(0);
+        fail = false;
+        scheduler.advanceMillis(1000);
+        assertThat(calls).containsExactly(0L);
+        scheduler.advanceMillis(4000);
+        assertThat(calls).containsExactly(0L, 5000L);
+        scheduler.advanceMillis(10000);
+        assertThat(calls).containsExactly(0L, 5000L, 15000L);
+    }
+
+    @Test
+    void aThrowingFunctionCountsAsAFailureAndTheRunnerKeepsGoing() {
+        List<Long> attempts = new ArrayList<>();
+        BoundedFrequencyRunner r = new BoundedFrequencyRunner("boom", () -> {
+            attempts.add(scheduler.nowMillis());
+            throw new IllegalStateException("boom");
+        }, Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(10), scheduler);
+        r.start();
+        r.run();
+        scheduler.advanceMillis(1500);
+        assertThat(attempts).containsExactly(0L, 500L, 1000L, 1500L);
+    }
+
+    @Test
+    void stopPreventsFurtherRuns() {
+        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
+        r.run();
+        scheduler.advanceMillis(0);
+        r.run();
+        r.stop();
+        scheduler.advanceMillis(60000);
+        r.run();
+        scheduler.advanceMillis(60000);
+        assertThat(calls).containsExactly(0L);
+    }
+
+    @Test
+    void aMaxIntervalBelowTheMinIntervalIsRejected() {
+        assertThatThrownBy(() -> new BoundedFrequencyRunner("bad", () -> true, Duration.ofSeconds(2),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), scheduler))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxInterval");
+    }
+
+    @Test
+    void theRealSchedulerRunsAgainAfterMinInterval() throws Exception {
+        try (ExecutorScheduler real = new ExecutorScheduler("runner-test")) {
+            CountDownLatch one = new CountDownLatch(1);
+            CountDownLatch two = new CountDownLatch(2);
+            BoundedFrequencyRunner r = new BoundedFrequencyRunner("real", () -> {
+                one.countDown();
+                two.countDown();
+                return true;
+            }, Duration.ofMillis(50), Duration.ofMillis(80), Duration.ofSeconds(30), real);
+            r.start();
+            r.run();
+            assertThat(one.await(5, TimeUnit.SECONDS)).isTrue();
+            r.run();
+            assertThat(two.await(5, TimeUnit.SECONDS)).isTrue();
+            r.stop();
+        }
+    }
+}
