@@ -1,0 +1,287 @@
+#Requires -Version 5.1
+<#
+.SYNOPSIS
+    Registers winproxy as a Windows service with recovery actions.
+.DESCRIPTION
+    Creates the service (name "kube-proxy" by default; "kubeproxy" is the AKS spelling that node scripts restart)
+    running the agent's JVM directly with --windows-service, so that the service reports its real state and exit
+    code. Then it sets the description, the start type, the dependencies and the recovery actions: restart after
+    10 s, 30 s and 60 s, reset the failure count after 900 s, and run the actions also when the service stops with
+    a non-zero exit code (the failure-actions flag), which is how winproxy reports a failure.
+
+    The HNS state is not touched: winproxy adopts the load balancers it finds. When migrating from kube-proxy,
+    stop and remove the old service first (use the same -ServiceName to take its place).
+.PARAMETER ServiceName
+    The service name: kube-proxy (default) or kubeproxy, whichever the node's scripts expect.
+.PARAMETER DisplayName
+    The display name.
+.PARAMETER ConfigFile
+    The KubeProxyConfiguration file; conf\kube-proxy-config.yaml of this distribution by default. Pass an empty
+    string to run with flags only. With --config, kube-proxy (and winproxy) ignore the --windows-service flag, so
+    the script writes a copy next to it, NAME-service.yaml, with windowsRunAsService: true, and the service runs
+    with that copy. Edit the original and run the script again with -Force to change the configuration.
+.PARAMETER LogFile
+    Where the agent writes its log (--logtostderr=false --log-file): a service has no console, and the service
+    manager discards standard error. logs\winproxy.log of this distribution by default.
+.PARAMETER AgentArgument
+    More agent flags, for example '--hostname-override=node1', '--v=2'.
+.PARAMETER PriorityClass
+    Passed as --windows-priorityclass (for example ABOVE_NORMAL_PRIORITY_CLASS, as AKS runs kube-proxy).
+.PARAMETER JavaOptions
+    JVM options; -Xrs is always added so that console and logoff signals do not stop the service.
+.PARAMETER StartType
+    Automatic (default), AutomaticDelayedStart or Manual.
+.PARAMETER DependsOn
+    Services that must run first; hns (Host Network Service) by default. Add kubelet or containerd if needed.
+.PARAMETER RestartDelaySeconds
+    The delays of the restart actions for the first, second and later failures.
+.PARAMETER ResetPeriodSeconds
+    After how many seconds without failure the failure count is reset.
+.PARAMETER Force
+    Replace a service of the same name (it is stopped and deleted first).
+.PARAMETER Start
+    Start the service once it is registered.
+.EXAMPLE
+    .\install-service.ps1 -Start
+.EXAMPLE
+    .\install-service.ps1 -ServiceName kubeproxy -AgentArgument '--hostname-override=akswin000000' -PriorityClass ABOVE_NORMAL_PRIORITY_CLASS -Force -Start
+#>
+[CmdletBinding(SupportsShouldProcess = $true)]
+param(
+    [ValidateNotNullOrEmpty()]
+    [string] $ServiceName = 'kube-proxy',
+    [string] $DisplayName = 'winproxy (Kubernetes kube-proxy for Windows)',
+    [string] $ConfigFile = (Join-Path -Path $PSScriptRoot -ChildPath 'conf\kube-proxy-config.yaml'),
+    [string] $LogFile = (Join-Path -Path $PSScriptRoot -ChildPath 'logs\winproxy.log'),
+    [string[]] $AgentArgument = @(),
+    [ValidateSet('IDLE_PRIORITY_CLASS', 'BELOW_NORMAL_PRIORITY_CLASS', 'NORMAL_PRIORITY_CLASS', 'ABOVE_NORMAL_PRIORITY_CLASS', 'HIGH_PRIORITY_CLASS', 'REALTIME_PRIORITY_CLASS')]
+    [string] $PriorityClass,
+    [string[]] $JavaOptions = @('-Xms64m', '-Xmx512m'),
+    [ValidateSet('Automatic', 'AutomaticDelayedStart', 'Manual')]
+    [string] $StartType = 'Automatic',
+    [string[]] $DependsOn = @('hns'),
+    [ValidateCount(1, 3)]
+    [int[]] $RestartDelaySeconds = @(10, 30, 60),
+    [ValidateRange(0, 86400)]
+    [int] $ResetPeriodSeconds = 900,
+    [switch] $Force,
+    [switch] $Start
+)
+$ErrorActionPreference = 'Stop'
+Set-StrictMode -Version 3.0
+
+function Test-WinProxyAdministrator {
+    <#
+    .SYNOPSIS
+        Whether the current process runs elevated (service registration needs it).
+    #>
+    $identity = [Security.Principal.WindowsIdentity]::GetCurrent()
+    $principal = [Security.Principal.WindowsPrincipal]::new($identity)
+    return $principal.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)
+}
+
+function Find-WinProxyJavaExecutable {
+    <#
+    .SYNOPSIS
+        The java.exe the service runs, looked up as winproxy.cmd does; throws a one-line error when there is none.
+    .PARAMETER HomeDirectory
+        The folder of the unpacked winproxy distribution.
+    #>
+    param(
+        [Parameter(Mandatory = $true)]
+        [string] $HomeDirectory
+    )
+    $candidates = @()
+    if ($env:WINPROXY_JAVA_HOME) {
+        $candidates += Join-Path -Path $env:WINPROXY_JAVA_HOME -ChildPath 'bin\java.exe'
+    }
+    $candidates += Join-Path -Path $HomeDirectory -ChildPath 'runtime\bin\java.exe'
+    if ($env:JAVA_HOME) {
+        $candidates += Join-Path -Path $env:JAVA_HOME -ChildPath 'bin\java.exe'
+    }
+    foreach ($candidate in $candidates) {
+        if (Test-Path -LiteralPath $candidate -PathType Leaf) {
+            return (Resolve-Path -LiteralPath $candidate).ProviderPath
+        }
+    }
+    $onPath = Get-Command -Name 'java.exe' -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
+    if ($onPath) {
+        return $onPath.Source
+    }
+    throw "no Java runtime found: set JAVA_HOME or WINPROXY_JAVA_HOME, or unpack a Java 17+ runtime into $HomeDirectory\runtime"
+}
+
+function ConvertTo-WinProxyCommandLineArgument {
+    <#
+    .SYNOPSIS
+        Quotes one argument for a service command line (CommandLineToArgvW rules).
+    .PARAMETER Value
+        The argument, unquoted.
+    #>
+    param(
+        [AllowEmptyString()]
+        [string] $Value
+    )
+    if ($Value -ne '' -and $Value -notmatch '[\s"]') {
+        return $Value
+    }
+    $escaped = $Value -replace '(\\*)"', '$1$1\"'
+    $escaped = $escaped -replace '(\\+)$', '$1$1'
+    return '"' + $escaped + '"'
+}
+
+function New-WinProxyServiceConfiguration {
+    <#
+    .SYNOPSIS
+        Writes the copy of a KubeProxyConfiguration file that the service runs with: windowsRunAsService: true.
+    .DESCRIPTION
+        An existing top-level windowsRunAsService line is replaced; otherwise the line is appended. Returns the
+        path written.
+    .PARAMETER Path
+        The original configuration file.
+    .PARAMETER Destination
+        The copy to write (the original's name with a -service suffix, in the same folder).
+    #>
+    param(
+        [Parameter(Mandatory = $true)]
+        [string] $Path,
+        [Parameter(Mandatory = $true)]
+        [string] $Destination
+    )
+    $source = (Resolve-Path -LiteralPath $Path).ProviderPath
+    $target = $Destination
+    $lines = @(Get-Content -LiteralPath $source)
+    $found = $false
+    $output = foreach ($line in $lines) {
+        if ($line -match '^windowsRunAsService\s*:') {
+            $found = $true
+            'windowsRunAsService: true'
+        } else {
+            $line
+        }
+    }
+    $header = "# Generated by install-service.ps1 from $source; edit that file and run install-service.ps1 -Force again."
+    $content = @($header) + @($output)
+    if (-not $found) {
+        $content += 'windowsRunAsService: true'
+    }
+    Set-Content -LiteralPath $target -Value $content -Encoding UTF8
+    return $target
+}
+
+function Invoke-WinProxyServiceControl {
+    <#
+    .SYNOPSIS
+        Runs sc.exe with the given arguments and throws a one-line error when it fails.
+    .PARAMETER Arguments
+        The sc.exe arguments.
+    #>
+    param(
+        [Parameter(Mandatory = $true)]
+        [string[]] $Arguments
+    )
+    $output = & sc.exe @Arguments 2>&1 | Out-String
+    if ($LASTEXITCODE -ne 0) {
+        throw "sc.exe $($Arguments -join ' ') failed with exit code ${LASTEXITCODE}: $($output.Trim())"
+    }
+}
+
+if (-not (Test-WinProxyAdministrator)) {
+    throw 'install-service.ps1 must run elevated (as Administrator)'
+}
+
+$winproxyHome = $PSScriptRoot
+$jar = Join-Path -Path $winproxyHome -ChildPath 'winproxy-agent.jar'
+if (-not (Test-Path -LiteralPath $jar -PathType Leaf)) {
+    throw "winproxy-agent.jar not found in $winproxyHome; run this script from the unpacked distribution"
+}
+if ($ConfigFile -and -not (Test-Path -LiteralPath $ConfigFile -PathType Leaf)) {
+    throw "-ConfigFile ${ConfigFile}: no such file"
+}
+$java = Find-WinProxyJavaExecutable -HomeDirectory $winproxyHome
+
+$commandLine = @($java, '-Xrs') + $JavaOptions + @('-jar', $jar)
+if ($ConfigFile) {
+    # With --config the --windows-service flag is ignored (as in kube-proxy): the file must say so.
+    $source = (Resolve-Path -LiteralPath $ConfigFile).ProviderPath
+    $serviceConfigName = [System.IO.Path]::GetFileNameWithoutExtension($source) + '-service' + [System.IO.Path]::GetExtension($source)
+    $serviceConfig = Join-Path -Path (Split-Path -Path $source -Parent) -ChildPath $serviceConfigName
+    $commandLine += "--config=$serviceConfig"
+} else {
+    $commandLine += '--windows-service'
+}
+if ($LogFile) {
+    $LogFile = [System.IO.Path]::GetFullPath($LogFile)
+    $commandLine += @('--logtostderr=false', "--log-file=$LogFile")
+}
+if ($PriorityClass) {
+    $commandLine += "--windows-priorityclass=$PriorityClass"
+}
+$commandLine += $AgentArgument
+$binaryPath = ($commandLine | ForEach-Object { ConvertTo-WinProxyCommandLineArgument -Value $_ }) -join ' '
+
+$existing = Get-Service -Name $ServiceName -ErrorAction SilentlyContinue
+if ($existing) {
+    if (-not $Force) {
+        throw "a service named $ServiceName already exists; stop and remove it first, or pass -Force to replace it"
+    }
+    if ($PSCmdlet.ShouldProcess($ServiceName, 'stop and delete the existing service')) {
+        if ($existing.Status -ne 'Stopped') {
+            Stop-Service -Name $ServiceName -Force
+            $existing.WaitForStatus('Stopped', [TimeSpan]::FromSeconds(60))
+        }
+        Invoke-WinProxyServiceControl -Arguments @('delete', $ServiceName)
+        $deadline = (Get-Date).AddSeconds(30)
+        while ((Get-Service -Name $ServiceName -ErrorAction SilentlyContinue) -and (Get-Date) -lt $deadline) {
+            Start-Sleep -Milliseconds 500
+        }
+    }
+}
+
+if (-not $PSCmdlet.ShouldProcess($ServiceName, "register service running $binaryPath")) {
+    return
+}
+
+if ($ConfigFile) {
+    New-WinProxyServiceConfiguration -Path $ConfigFile -Destination $serviceConfig | Out-Null
+    Write-Output "wrote $serviceConfig (windowsRunAsService: true) from $ConfigFile"
+}
+if ($LogFile) {
+    $logDirectory = Split-Path -Path $LogFile -Parent
+    if ($logDirectory -and -not (Test-Path -LiteralPath $logDirectory)) {
+        New-Item -ItemType Directory -Path $logDirectory -Force | Out-Null
+    }
+}
+
+$startupType = 'Automatic'
+if ($StartType -eq 'Manual') {
+    $startupType = 'Manual'
+}
+$parameters = @{
+    Name           = $ServiceName
+    BinaryPathName = $binaryPath
+    DisplayName    = $DisplayName
+    Description    = 'winproxy: programs HNS load balancers for Kubernetes Services on this node (drop-in replacement for kube-proxy kernelspace mode).'
+    StartupType    = $startupType
+}
+if ($DependsOn.Count -gt 0) {
+    $parameters['DependsOn'] = $DependsOn
+}
+New-Service @parameters | Out-Null
+if ($StartType -eq 'AutomaticDelayedStart') {
+    Invoke-WinProxyServiceControl -Arguments @('config', $ServiceName, 'start=', 'delayed-auto')
+}
+
+# Recovery actions: restart after each delay; the last one repeats for every later failure.
+$actions = ($RestartDelaySeconds | ForEach-Object { "restart/$($_ * 1000)" }) -join '/'
+Invoke-WinProxyServiceControl -Arguments @('failure', $ServiceName, 'reset=', "$ResetPeriodSeconds", 'actions=', $actions)
+# Run the actions also when the service stops itself with a non-zero exit code, not only when it crashes.
+Invoke-WinProxyServiceControl -Arguments @('failureflag', $ServiceName, '1')
+
+Write-Output "registered service $ServiceName ($StartType): $binaryPath"
+Write-Output "recovery: $actions, reset after $ResetPeriodSeconds s, also on non-zero exit codes"
+
+if ($Start) {
+    Start-Service -Name $ServiceName
+    Write-Output "started service $ServiceName"
+}

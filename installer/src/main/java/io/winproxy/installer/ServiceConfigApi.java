@@ -1,0 +1,50 @@
+package io.winproxy.installer;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The thin edge over the {@code advapi32.dll} service-configuration calls. {@link JnaServiceConfigApi} is the real
+ * one; tests mock it. Every method throws {@link RegistrationException} with the Win32 error when the call fails;
+ * every handle returned must be given back to {@link #close}.
+ */
+public interface ServiceConfigApi {
+
+    /** An opaque {@code SC_HANDLE}. */
+    interface Handle {
+    }
+
+    /** {@code OpenSCManagerW(NULL, NULL, SC_MANAGER_ALL_ACCESS)}. */
+    Handle openManager();
+
+    /** {@code OpenServiceW(..., SERVICE_ALL_ACCESS)}; empty when there is no such service. */
+    Optional<Handle> openService(Handle manager, String name);
+
+    /**
+     * {@code CreateServiceW} for a {@code SERVICE_WIN32_OWN_PROCESS} run as LocalSystem with
+     * {@code SERVICE_ERROR_NORMAL}; {@code dependencies} become the double-null-terminated list.
+     */
+    Handle createService(Handle manager, String name, String displayName, int startType, String commandLine,
+            List<String> dependencies);
+
+    /** {@code ChangeServiceConfig2W(SERVICE_CONFIG_DESCRIPTION)}. */
+    void setDescription(Handle service, String description);
+
+    /** {@code ChangeServiceConfig2W(SERVICE_CONFIG_DELAYED_AUTO_START_INFO)}. */
+    void setDelayedAutoStart(Handle service, boolean delayed);
+
+    /** {@code ChangeServiceConfig2W(SERVICE_CONFIG_FAILURE_ACTIONS)} with one {@code SC_ACTION_RESTART} per delay. */
+    void setFailureActions(Handle service, List<Integer> restartDelaysMillis, int resetPeriodSeconds);
+
+    /** {@code ChangeServiceConfig2W(SERVICE_CONFIG_FAILURE_ACTIONS_FLAG)}. */
+    void setFailureActionsOnNonCrashFailures(Handle service, boolean enabled);
+
+    /** Whether {@code QueryServiceStatus} reports {@code SERVICE_STOPPED}. */
+    boolean isStopped(Handle service);
+
+    /** {@code DeleteService}: the SCM removes the service once every handle to it is closed. */
+    void delete(Handle service);
+
+    /** {@code CloseServiceHandle}; never throws. */
+    void close(Handle handle);
+}

@@ -1,0 +1,245 @@
+package io.winproxy.installer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarInputStream;
+import java.util.jar.Manifest;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Opens the built winproxy-VERSION-windows.zip and checks its layout and the contents operators rely on. */
+class WindowsDistributionIT {
+    private static final YAMLMapper YAML = new YAMLMapper();
+    private static Map<String, byte[]> zip;
+    private static String version;
+
+    @BeforeAll
+    static void readDistribution() throws IOException {
+        version = System.getProperty("winproxy.version", "0.1.0-SNAPSHOT");
+        Path path = Path.of(System.getProperty("winproxy.distribution",
+                "target/winproxy-" + version + "-windows.zip"));
+        assertThat(path).as("the distribution zip").isRegularFile();
+        zip = new HashMap<>();
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(path))) {
+            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                if (!entry.isDirectory()) {
+                    zip.put(entry.getName(), in.readAllBytes());
+                }
+            }
+        }
+    }
+
+    @Test
+    void theZipHasTheDocumentedLayout() {
+        assertThat(zip).containsKeys(
+                "winproxy.cmd",
+                "winproxy.ps1",
+                "winproxy-agent.jar",
+                "install-service.ps1",
+                "uninstall-service.ps1",
+                "conf/kube-proxy-config.yaml",
+                "powershell/WinProxy/WinProxy.psd1",
+                "powershell/WinProxy/WinProxy.psm1",
+                "hostprocess/winproxy.yaml",
+                "hostprocess/Dockerfile");
+        assertThat(zip.keySet()).as("no base directory, no stray files")
+                .allMatch(name -> !name.startsWith("winproxy-" + version + "/"));
+    }
+
+    @Test
+    void theAgentJarIsTheRealAgentAndEveryClassPathEntryIsInLib() throws IOException {
+        byte[] jar = zip.get("winproxy-agent.jar");
+        List<String> classes = new ArrayList<>();
+        Manifest manifest;
+        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
+            manifest = in.getManifest();
+            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                classes.add(entry.getName());
+            }
+        }
+        assertThat(classes).contains("io/winproxy/agent/winsvc/WindowsServiceHost.class");
+        assertThat(manifest).isNotNull();
+        assertThat(manifest.getMainAttributes().getValue("Main-Class")).isNotBlank();
+        String classPath = manifest.getMainAttributes().getValue("Class-Path");
+        assertThat(classPath).as("Class-Path of the agent jar").isNotBlank();
+        List<String> entries = Arrays.stream(classPath.trim().split("\\s+")).toList();
+        assertThat(entries).allMatch(entry -> entry.startsWith("lib/"));
+        assertThat(zip.keySet()).containsAll(entries);
+        assertThat(entries).anyMatch(entry -> entry.startsWith("lib/jna-platform-"));
+    }
+
+    @Test
+    void theServiceRegistrarRunsFromLibWithJnaBesideIt() throws IOException {
+        List<String> classes = new ArrayList<>();
+        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(zip.get("lib/winproxy-installer.jar")))) {
+            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                classes.add(entry.getName());
+            }
+        }
+        assertThat(classes).contains("io/winproxy/installer/Main.class",
+                "io/winproxy/installer/ServiceRegistrar.class");
+        assertThat(zip.keySet()).anyMatch(name -> name.matches("lib/jna-\\d.*\\.jar"))
+                .anyMatch(name -> name.matches("lib/jna-platform-\\d.*\\.jar"));
+    }
+
+    @Test
+    void libHoldsRuntimeJarsOnlyAndNoTestLibraries() {
+        List<String> lib = zip.keySet().stream().filter(name -> name.startsWith("lib/")).toList();
+        assertThat(lib).isNotEmpty().allMatch(name -> name.endsWith(".jar"));
+        assertThat(lib).noneMatch(name -> name.contains("junit") || name.contains("assertj")
+                || name.contains("mockito") || name.contains("ps-scripts") || name.endsWith(".pom"));
+    }
+
+    @Test
+    void theCmdLauncherFindsJavaAndPassesEveryArgumentThrough() {
+        String cmd = text("winproxy.cmd");
+        assertThat(cmd).as("CRLF line endings for cmd.exe").contains("\r\n").doesNotContain("\n\n\n");
+        assertThat(cmd.replace("\r\n", "")).doesNotContain("\n");
+        assertThat(cmd).contains("%JAVA_HOME%\\bin\\java.exe")
+                .contains("%WINPROXY_HOME%\\runtime\\bin\\java.exe")
+                .contains("-jar \"%WINPROXY_HOME%\\winproxy-agent.jar\" %*")
+                .contains("exit /b %ERRORLEVEL%");
+    }
+
+    @Test
+    void thePowerShellLauncherFindsJavaAndPassesEveryArgumentThrough() {
+        String ps1 = text("winproxy.ps1");
+        assertThat(ps1).contains("$env:JAVA_HOME").contains("runtime\\bin\\java.exe")
+                .contains("-jar $jar @args").contains("exit $LASTEXITCODE");
+    }
+
+    @Test
+    void installServiceRegistersTheJvmWithRecoveryActionsAndTheFailureFlag() {
+        String script = text("install-service.ps1");
+        assertThat(script).contains("[string] $ServiceName = 'kube-proxy'").contains("kubeproxy");
+        assertThat(script).contains("'--windows-service'").contains("'-Xrs'");
+        assertThat(script).as("with --config the flag is ignored, so the service copy of the file says it")
+                .contains("'windowsRunAsService: true'").contains("-service'");
+        assertThat(script).as("a service has no console: log to a file")
+                .contains("'--logtostderr=false', \"--log-file=$LogFile\"");
+        assertThat(script).contains("[int[]] $RestartDelaySeconds = @(10, 30, 60)")
+                .contains("[int] $ResetPeriodSeconds = 900")
+                .contains("@('failure', $ServiceName, 'reset=', \"$ResetPeriodSeconds\", 'actions=', $actions)")
+                .contains("@('failureflag', $ServiceName, '1')");
+        assertThat(script).contains("'Automatic', 'AutomaticDelayedStart', 'Manual'").contains("delayed-auto");
+        assertThat(script).doesNotContain("Remove-HnsPolicyList");
+    }
+
+    @Test
+    void theSampleConfigurationIsAKubeProxyConfigurationWithTheWinkernelBlock() throws IOException {
+        JsonNode config = YAML.readTree(zip.get("conf/kube-proxy-config.yaml"));
+        assertKubeProxyConfiguration(config);
+        assertThat(config.path("clientConnection").path("kubeconfig").asText()).isEqualTo("C:\\k\\config");
+    }
+
+    @Test
+    void theHostProcessDaemonSetRunsTheLauncherAsAHostProcessWithTheRightFlags() throws IOException {
+        Map<String, JsonNode> objects = manifestObjects();
+        JsonNode pod = objects.get("DaemonSet").path("spec").path("template").path("spec");
+
+        JsonNode windowsOptions = pod.path("securityContext").path("windowsOptions");
+        assertThat(windowsOptions.path("hostProcess").asBoolean()).isTrue();
+        assertThat(windowsOptions.path("runAsUserName").asText()).isEqualTo("NT AUTHORITY\\system");
+        assertThat(pod.path("hostNetwork").asBoolean()).isTrue();
+        assertThat(pod.path("nodeSelector").path("kubernetes.io/os").asText()).isEqualTo("windows");
+        assertThat(pod.path("serviceAccountName").asText())
+                .isEqualTo(objects.get("ServiceAccount").path("metadata").path("name").asText());
+
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(strings(container.path("command"))).anyMatch(s -> s.endsWith("\\winproxy\\winproxy.cmd"));
+        List<String> args = strings(container.path("args"));
+        assertThat(args).contains("--hostname-override=$(NODE_NAME)");
+        assertThat(container.path("env").findValuesAsText("fieldPath")).contains("spec.nodeName");
+        assertThat(container.path("image").asText()).isEqualTo("winproxy:" + version + "-hostprocess");
+
+        String mountPath = container.path("volumeMounts").get(0).path("mountPath").asText();
+        String configMapName = pod.path("volumes").get(0).path("configMap").path("name").asText();
+        JsonNode configMap = objects.get("ConfigMap");
+        assertThat(configMap.path("metadata").path("name").asText()).isEqualTo(configMapName);
+        String key = configMap.path("data").fieldNames().next();
+        assertThat(args).contains("--config=%CONTAINER_SANDBOX_MOUNT_POINT%" + mountPath.replace('/', '\\') + "\\"
+                + key);
+        assertKubeProxyConfiguration(YAML.readTree(configMap.path("data").path(key).asText()));
+    }
+
+    @Test
+    void theDaemonSetDoesNotWipeHnsStateBeforeStarting() throws IOException {
+        String manifest = text("hostprocess/winproxy.yaml");
+        String withoutComments = manifest.lines().filter(line -> !line.stripLeading().startsWith("#"))
+                .reduce("", (a, b) -> a + b + "\n");
+        assertThat(withoutComments).doesNotContainIgnoringCase("Remove-HnsPolicyList")
+                .doesNotContainIgnoringCase("cleanup");
+        assertThat(manifest).doesNotContain("${");
+    }
+
+    @Test
+    void theProxyIsBoundToTheNodeProxierRole() throws IOException {
+        JsonNode binding = manifestObjects().get("ClusterRoleBinding");
+        assertThat(binding.path("roleRef").path("name").asText()).isEqualTo("system:node-proxier");
+        assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo("winproxy");
+    }
+
+    @Test
+    void thePowerShellModuleShipsWithWindowsLineEndings() {
+        String module = text("powershell/WinProxy/WinProxy.psm1");
+        assertThat(module).contains("\r\n");
+        for (String part : List.of("WinProxy.Agent.ps1", "WinProxy.LoadBalancer.ps1", "WinProxy.Commands.ps1",
+                "WinProxy.Diagnostics.ps1")) {
+            assertThat(module).as("the module dot-sources %s", part).contains("'" + part + "'");
+            assertThat(text("powershell/WinProxy/" + part)).contains("\r\n");
+        }
+        assertThat(text("powershell/WinProxy/WinProxy.LoadBalancer.ps1")).contains("function Get-WinProxyLoadBalancer");
+        assertThat(text("powershell/WinProxy/WinProxy.psd1")).contains("RootModule");
+    }
+
+    private static void assertKubeProxyConfiguration(JsonNode config) {
+        assertThat(config.path("apiVersion").asText()).isEqualTo("kubeproxy.config.k8s.io/v1alpha1");
+        assertThat(config.path("kind").asText()).isEqualTo("KubeProxyConfiguration");
+        assertThat(config.path("mode").asText()).isEqualTo("kernelspace");
+        JsonNode winkernel = config.path("winkernel");
+        assertThat(winkernel.isObject()).as("winkernel block").isTrue();
+        assertThat(winkernel.fieldNames()).toIterable()
+                .contains("networkName", "sourceVip", "enableDSR", "rootHnsEndpointName", "forwardHealthCheckVip");
+        assertThat(config.path("featureGates").path("WinDSR").asBoolean()).isTrue();
+    }
+
+    private static Map<String, JsonNode> manifestObjects() throws IOException {
+        Map<String, JsonNode> byKind = new HashMap<>();
+        try (InputStream in = new ByteArrayInputStream(zip.get("hostprocess/winproxy.yaml"));
+                MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(in)) {
+            while (docs.hasNext()) {
+                JsonNode doc = docs.next();
+                assertThat(byKind.put(doc.path("kind").asText(), doc)).as("one %s", doc.path("kind")).isNull();
+            }
+        }
+        assertThat(byKind).containsKeys("ServiceAccount", "ClusterRoleBinding", "ConfigMap", "DaemonSet");
+        return byKind;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(node -> values.add(node.asText()));
+        return values;
+    }
+
+    private static String text(String name) {
+        assertThat(zip).containsKey(name);
+        return new String(zip.get(name), StandardCharsets.UTF_8);
+    }
+}

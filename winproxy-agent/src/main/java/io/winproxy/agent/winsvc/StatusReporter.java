@@ -1,0 +1,88 @@
+package io.winproxy.agent.winsvc;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service state machine as the SCM sees it. Thread-safe: the service-main thread and the SCM control thread
+ * both report through it. It only allows forward transitions
+ * ({@code START_PENDING -> RUNNING -> STOP_PENDING -> STOPPED}, any of them may be skipped), so a late
+ * {@code RUNNING} can never overwrite a {@code STOP_PENDING}; it advances the checkpoint while pending and sets
+ * the accepted controls per state (none while pending, as the SCM documentation asks).
+ */
+final class StatusReporter {
+    static final int ACCEPTED_WHEN_RUNNING =
+            Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN | Win32Service.ACCEPT_PARAMCHANGE;
+
+    private static final Logger logger = LoggerFactory.getLogger(StatusReporter.class);
+
+    private final ScmApi scm;
+    private final ScmApi.StatusHandle handle;
+    private final int waitHintMillis;
+    private ServiceStatus current;
+
+    StatusReporter(ScmApi scm, ScmApi.StatusHandle handle, int waitHintMillis) {
+        this.scm = scm;
+        this.handle = handle;
+        this.waitHintMillis = waitHintMillis;
+    }
+
+    /**
+     * Reports {@code state} (re-reporting a pending state advances its checkpoint).
+     *
+     * @return false, without reporting, when the transition would go backwards
+     */
+    synchronized boolean report(ServiceState state) {
+        return report(state, Win32Service.NO_ERROR, 0);
+    }
+
+    /** Reports {@code STOPPED} with the given exit codes; see {@link ServiceStatus}. */
+    synchronized boolean stopped(int win32ExitCode, int serviceSpecificExitCode) {
+        return report(ServiceState.STOPPED, win32ExitCode, serviceSpecificExitCode);
+    }
+
+    /** Sends the current status again (INTERROGATE, PARAMCHANGE). */
+    synchronized void repeat() {
+        if (current != null) {
+            send(current);
+        }
+    }
+
+    synchronized ServiceState state() {
+        return current == null ? null : current.state();
+    }
+
+    private boolean report(ServiceState state, int win32ExitCode, int serviceSpecificExitCode) {
+        if (current != null && (rank(state) < rank(current.state()) || current.state() == ServiceState.STOPPED)) {
+            return false;
+        }
+        int checkPoint = 0;
+        if (state.isPending()) {
+            checkPoint = current != null && current.state() == state ? current.checkPoint() + 1 : 1;
+        }
+        int accepted = state == ServiceState.RUNNING ? ACCEPTED_WHEN_RUNNING : 0;
+        current = new ServiceStatus(state, accepted, win32ExitCode, serviceSpecificExitCode, checkPoint,
+                state.isPending() ? waitHintMillis : 0);
+        send(current);
+        return true;
+    }
+
+    /** The order of the states in a service's life, which is not the order of their Win32 values. */
+    private static int rank(ServiceState state) {
+        return switch (state) {
+            case START_PENDING -> 0;
+            case RUNNING -> 1;
+            case STOP_PENDING -> 2;
+            case STOPPED -> 3;
+        };
+    }
+
+    private void send(ServiceStatus status) {
+        try {
+            scm.setStatus(handle, status);
+        } catch (WindowsServiceException e) {
+            // Nothing else can be told to the SCM; the service keeps going and the next report may succeed.
+            logger.warn("could not report service status {}: {}", status.state(), e.getMessage());
+        }
+    }
+}
