@@ -87,10 +87,11 @@ public final class ProxyAgent implements AutoCloseable {
             client = new KubeClientFactory().create(new KubeClientSettings(config.kubeconfig(), config.master(),
                     config.clientConnection().contentType(), config.clientConnection().acceptContentTypes(),
                     config.clientConnection().qps(), config.clientConnection().burst()));
+            // Closed last: the event recorder and servers added before it below close first.
             closeables.add(client);
         }
         KubeEventRecorder events = new KubeEventRecorder(client, nodeName);
-        closeables.add(events);
+        closeables.add(0, events);
         PrometheusAgentMetrics metrics = new PrometheusAgentMetrics();
         metricsServer = MetricsServer.create(config.metricsBindAddress(), config.bindAddressHardFail(), nodeName,
                 metrics, events);
