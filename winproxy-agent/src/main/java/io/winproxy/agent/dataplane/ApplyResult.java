@@ -26,10 +26,11 @@ public record ApplyResult(int created, int modified, int deleted, int adopted, i
     }
 
     /**
-     * One failed step: the plan op, the object ("10.96.0.10:80/TCP", an endpoint IP or an ID), the HRESULT name
-     * (empty when the failure was not an HNS error) and a one-line message.
+     * One failed step: the plan op, the object ("10.96.0.10:80/TCP", an endpoint IP or an ID), the service port it
+     * serves ("ns/name:port", empty when not a load balancer of a service), the HRESULT name (empty when the
+     * failure was not an HNS error) and a one-line message.
      */
-    public record StepFailure(String op, String object, String hresult, String message) {
+    public record StepFailure(String op, String object, String service, String hresult, String message) {
         @Override
         public String toString() {
             return op + " " + object + ": " + message;

@@ -207,10 +207,12 @@ public final class HnsDataplane {
                 backoff.failed(object);
                 logger.warn("{} {} failed: {} (attempt {}, will retry)", step.op(), object, e.getMessage(),
                         backoff.failures(object));
-                c.failures.add(new ApplyResult.StepFailure(step.op(), object, e.hresultName(), e.getMessage()));
+                c.failures.add(new ApplyResult.StepFailure(step.op(), object, PlanSteps.serviceOf(step), e.hresultName(),
+                        e.getMessage()));
             } catch (UnresolvedBackendsException e) {
                 logger.warn("{} {}: {}", step.op(), object, e.getMessage());
-                c.failures.add(new ApplyResult.StepFailure(step.op(), object, "", e.getMessage()));
+                c.failures.add(new ApplyResult.StepFailure(step.op(), object, PlanSteps.serviceOf(step), "",
+                        e.getMessage()));
             }
         }
         try {
@@ -218,7 +220,7 @@ public final class HnsDataplane {
         } catch (UncheckedIOException e) {
             logger.error("{}", e.getMessage());
             c.failures.add(new ApplyResult.StepFailure("write-journal", journal.file().map(Object::toString)
-                    .orElse(""), "", e.getMessage()));
+                    .orElse(""), "", "", e.getMessage()));
         }
         if (!plan.unownedLoadBalancerIds().isEmpty()) {
             logger.debug("Unowned load balancers left in place: {}", plan.unownedLoadBalancerIds());

@@ -29,4 +29,18 @@ final class PlanSteps {
         }
         throw new IllegalArgumentException("unknown plan step " + step);
     }
+
+    /** The service port ("ns/name:port") a load-balancer step serves, or "" for endpoint and delete steps. */
+    static String serviceOf(PlanStep step) {
+        if (step instanceof PlanStep.AdoptLoadBalancer s) {
+            return s.loadBalancer().service().toString();
+        } else if (step instanceof PlanStep.CreateLoadBalancer s) {
+            return s.loadBalancer().service().toString();
+        } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
+            return s.loadBalancer().service().toString();
+        } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
+            return s.loadBalancer().service().toString();
+        }
+        return "";
+    }
 }

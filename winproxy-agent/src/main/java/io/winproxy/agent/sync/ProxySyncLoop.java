@@ -70,6 +70,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private volatile boolean servicesSynced;
     private volatile boolean endpointSlicesSynced;
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
+    private final Set<String> reportedFailures = new HashSet<>();
     private long sequence;
 
     /**
@@ -209,6 +210,36 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         }
     }
 
+    /**
+     * A Warning event on the Service whose load balancer could not be programmed, once per object and HRESULT
+     * until it succeeds again (the step is retried with backoff meanwhile).
+     */
+    private void reportFailures(ApplyResult result) {
+        Set<String> stillFailing = new HashSet<>();
+        for (ApplyResult.StepFailure failure : result.failures()) {
+            String key = failure.object() + '\u0000' + failure.hresult();
+            stillFailing.add(key);
+            if (failure.service().isEmpty() || reportedFailures.contains(key)) {
+                continue;
+            }
+            String serviceKey = failure.service().substring(0, failure.service().lastIndexOf(':'));
+            int slash = serviceKey.indexOf('/');
+            events.event("Service", serviceKey.substring(0, slash), serviceKey.substring(slash + 1), "Warning",
+                    "FailedToProgramLoadBalancer", "HNS " + failure.op() + " " + failure.object() + " for port "
+                            + failure.service() + " failed" + (failure.hresult().isEmpty() ? ": "
+                            : " with " + failure.hresult() + ": ") + failure.message() + "; retrying");
+        }
+        // An object skipped while it backs off is still failing: keep it reported.
+        for (String key : reportedFailures) {
+            String object = key.substring(0, key.indexOf('\u0000'));
+            if (result.deferred().stream().anyMatch(d -> d.endsWith(" " + object))) {
+                stillFailing.add(key);
+            }
+        }
+        reportedFailures.clear();
+        reportedFailures.addAll(stillFailing);
+    }
+
     private void report(PolicySnapshot snapshot, Plan plan, ObservedState observed, ApplyResult result) {
         Instant now = clock.instant();
         for (IpFamily family : families) {
@@ -237,6 +268,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         }
         reportedWarnings.clear();
         reportedWarnings.addAll(current);
+        reportFailures(result);
         if (!plan.unownedLoadBalancerIds().isEmpty()) {
             logger.debug("{} unowned load balancers left in place", plan.unownedLoadBalancerIds().size());
         }

@@ -8,8 +8,11 @@ import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.emulator.HnsObjectKind;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
@@ -48,7 +51,7 @@ class ProxySyncLoopTest {
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
                 Instant.EPOCH);
         HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                System::nanoTime);
+                () -> scheduler.nowMillis() * 1_000_000L);
         loop = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
                 Duration.ofSeconds(30)), scheduler, reports::add);
@@ -129,5 +132,19 @@ class ProxySyncLoopTest {
         scheduler.advanceMillis(90_000);
         assertThat(events.stream().filter(e -> e.startsWith("Warning")).toList()).hasSize(1)
                 .allSatisfy(e -> assertThat(e).contains("Service default/bad"));
+    }
+
+    @Test
+    void aLoadBalancerThatKeepsFailingGivesOneWarningEventOnItsServiceAndIsRetriedUntilItWorks() {
+        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 3, HResults.HCN_E_PORT_ALREADY_EXISTS);
+        loop.onService(null, web("8080"));
+        loop.onEndpointSlice(null, slice());
+        loop.onServicesSynced();
+        loop.onEndpointSlicesSynced();
+        scheduler.advanceMillis(120_000);
+
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+        assertThat(events).filteredOn(e -> e.contains("FailedToProgramLoadBalancer"))
+                .containsExactly("Warning FailedToProgramLoadBalancer Service default/web");
     }
 }
