@@ -51,6 +51,11 @@ public final class HnsHostOptions {
         return isWindows() ? HnsKind.windows : HnsKind.emulated;
     }
 
+    /** True when {@code --hns windows} was given explicitly (plan and trace then read the node's real HNS). */
+    public boolean explicitlyWindows() {
+        return hns == HnsKind.windows;
+    }
+
     public Optional<Path> hnsState() {
         return Optional.ofNullable(hnsState);
     }

@@ -23,6 +23,7 @@ import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.PolicySnapshot;
 import io.winproxy.agent.sync.VfpPolicyEngine;
 import io.winproxy.hns.HnsCapabilities;
+import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeNetwork;
@@ -46,11 +47,13 @@ import java.util.stream.Collectors;
 
 /**
  * The read-only model behind {@code plan} and {@code trace}: manifests read with fabric8's serialization and mapped
- * through the agent's mappers into the policy, an HNS host (the emulated host of {@code --hns-state}, or a fresh
+ * through the agent's mappers into the policy, an HNS host (the node's real HNS with an explicit
+ * {@code --hns windows}, the emulated host of {@code --hns-state}, or a fresh
  * emulated network built from the Nodes) observed through the dataplane, the desired state and the plan. Nothing is
  * written: the emulated state file is only read and the ownership journal is never flushed.
  *
- * @param fromHnsState true when the host came from {@code --hns-state} (the trace then follows what HNS holds)
+ * @param fromHnsState true when the host came from {@code --hns-state} or {@code --hns windows} (the trace then
+ *                     follows what HNS holds)
  */
 record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, ObservedState observed, NodeNetwork node,
                     boolean fromHnsState) {
@@ -90,10 +93,18 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         warnings.forEach(w -> context.err().println("winproxy: warning: " + w));
 
         String nodeName = flags.get("--hostname-override").orElseThrow().trim().toLowerCase(java.util.Locale.ROOT);
-        HnsEmulator hns;
+        HnsClient hns;
         String networkName;
-        boolean fromState = host.hnsState().isPresent();
-        if (fromState) {
+        boolean realHns = host.explicitlyWindows();
+        boolean fromState = realHns || host.hnsState().isPresent();
+        if (realHns) {
+            // Read-only against the node's HNS: the network must be named as for the proxy.
+            hns = host.open();
+            networkName = networkName(flags, context, hns);
+            if (!flags.isSet("--network-name")) {
+                flags.set("--network-name", networkName);
+            }
+        } else if (fromState) {
             if (!Files.isRegularFile(host.hnsState().get())) {
                 throw new UsageException("--hns-state: " + host.hnsState().get() + " does not exist");
             }
@@ -107,12 +118,13 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                 DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
             }
         } else {
-            hns = HnsEmulator.inMemory();
+            HnsEmulator emulator = HnsEmulator.inMemory();
+            hns = emulator;
             if (host.emulatedNetworkType() == HnsHostOptions.NetworkKind.overlay && !flags.isSet("--source-vip")) {
                 DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
             }
             String sourceVip = flags.get("--source-vip").orElse("");
-            EmulatedHost emulated = EmulatedCluster.fresh(hns, host.emulatedNetworkType(),
+            EmulatedHost emulated = EmulatedCluster.fresh(emulator, host.emulatedNetworkType(),
                     flags.get("--network-name").orElse(null), nodeName, nodes, slices, sourceVip);
             networkName = emulated.networkName();
             if (!flags.isSet("--network-name")) {
@@ -122,7 +134,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         LoggingSetup.configure(config.logging());
 
-        OwnershipJournal journal = host.stateDirGiven() ? OwnershipJournal.open(host.stateDir(context.env()))
+        OwnershipJournal journal = host.stateDirGiven() || realHns ? OwnershipJournal.open(host.stateDir(context.env()))
                 : OwnershipJournal.inMemory();
         HnsDataplane dataplane = new HnsDataplane(hns, networkName, journal, config.syncPeriod(), System::nanoTime);
         ObservedState observed = dataplane.observe();
@@ -149,7 +161,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         return new OfflineModel(config, snapshot, plan, observed, engine.lastNodeNetwork(), fromState);
     }
 
-    private static String networkName(ProxyFlags flags, CliContext context, HnsEmulator hns) {
+    private static String networkName(ProxyFlags flags, CliContext context, HnsClient hns) {
         if (flags.isSet("--network-name")) {
             return flags.get("--network-name").get();
         }
@@ -161,7 +173,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         if (networks.size() == 1) {
             return networks.get(0).name();
         }
-        throw new UsageException("--network-name: the emulated host has " + networks.size()
+        throw new UsageException("--network-name: the host has " + networks.size()
                 + " networks; name the one to use");
     }
 
