@@ -194,13 +194,17 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             } else {
                 logger.debug("Sync {}: no change ({} ms)", sequence, took.toMillis());
             }
-            onSync.accept(syncReport);
+            try {
+                onSync.accept(syncReport);
+            } catch (RuntimeException e) {
+                logger.warn("Sync listener failed: {}", e.toString());
+            }
             return result.complete();
         } catch (HnsNetworkNotFoundException e) {
             logger.warn("{}; waiting for it (the CNI creates it)", e.getMessage());
             return false;
         } catch (HnsException e) {
-            logger.warn("Reading HNS failed: {}; retrying", e.getMessage());
+            logger.warn("HNS call failed: {}; retrying", e.getMessage());
             return false;
         } finally {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
