@@ -185,7 +185,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                     dataplane.modifySupported());
             ApplyResult result = dataplane.apply(plan);
             Duration took = Duration.ofNanos(System.nanoTime() - start);
-            report(snapshot, plan, observed, result);
+            report(snapshot, plan, result);
             SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took);
             if (result.changed() || !result.complete()) {
                 logger.info("Sync {}: {} created, {} modified, {} deleted, {} adopted, {} failed, {} deferred in {} ms",
@@ -244,7 +244,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         reportedFailures.addAll(stillFailing);
     }
 
-    private void report(PolicySnapshot snapshot, Plan plan, ObservedState observed, ApplyResult result) {
+    private void report(PolicySnapshot snapshot, Plan plan, ApplyResult result) {
         Instant now = clock.instant();
         for (IpFamily family : families) {
             health.updated(family);
@@ -258,8 +258,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             serviceHealth.syncServices(snapshot.healthCheckNodePorts());
             serviceHealth.syncEndpoints(snapshot.localReadyEndpoints());
         }
-        int owned = dataplane.journal().loadBalancers().size();
-        metrics.loadBalancers(owned, Math.max(0, observed.loadBalancers().size() - owned));
+        metrics.loadBalancers(dataplane.journal().loadBalancers().size(), plan.unownedLoadBalancerIds().size());
         metrics.servicePortsFailed((int) result.failures().stream().map(ApplyResult.StepFailure::object).distinct()
                 .count());
         Set<PolicyWarning> current = new HashSet<>(snapshot.desired().warnings());
