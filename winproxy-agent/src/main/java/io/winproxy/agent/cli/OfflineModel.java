@@ -19,6 +19,7 @@ import io.winproxy.agent.kube.ServiceMapper;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.agent.sync.HostView;
+import io.winproxy.agent.sync.NodeIpUnknownException;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.PolicySnapshot;
 import io.winproxy.agent.sync.VfpPolicyEngine;
@@ -156,7 +157,13 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                 .ifPresent(engine::onNode);
         services.forEach(s -> engine.onService(null, s));
         slices.forEach(s -> engine.onEndpointSlice(null, s));
-        PolicySnapshot snapshot = engine.compute(new HostView(network, dataplane.endpoints()));
+        PolicySnapshot snapshot;
+        try {
+            snapshot = engine.compute(new HostView(network, dataplane.endpoints()));
+        } catch (NodeIpUnknownException e) {
+            throw new UsageException("--hostname-override: " + e.getMessage()
+                    + "; add the Node to the manifests or pass --bind-address");
+        }
         Plan plan = engine.plan(snapshot.desired(), observed, journal.ownership(), dataplane.modifySupported());
         return new OfflineModel(config, snapshot, plan, observed, engine.lastNodeNetwork(), fromState);
     }

@@ -11,7 +11,9 @@ import java.util.function.UnaryOperator;
 /**
  * Builds the policy's {@link NodeNetwork} from what the sync read from HNS (network type, remote-subnet routes,
  * local and root endpoints), this node's Node object (InternalIPs, zone) and the flags (source VIP, root endpoint
- * name, node IP override, host MAC). Pure.
+ * name, node IP override, host MAC). Pure. The node IP comes from {@code --bind-address}, else the Node's
+ * InternalIPs, else the overlay network's provider address; when none is known, {@link #build} throws
+ * {@link NodeIpUnknownException} rather than describe a node without addresses (whose desired state is empty).
  *
  * @param nodeIpOverride  {@code --bind-address} when it names a concrete IP, else "" (use the Node's InternalIPs)
  * @param hostMacOf       the MAC ("aa-bb-cc-dd-ee-ff") of the local interface holding an IP, "" when none
@@ -48,9 +50,17 @@ public record NodeNetworkFactory(String nodeName, String sourceVip, String rootE
         if (!nodeIpOverride.isEmpty()) {
             b.nodeIp(nodeIpOverride);
             primaryIp = nodeIpOverride;
-        } else if (node != null) {
+        } else if (node != null && !node.internalIps().isEmpty()) {
             node.internalIps().forEach(b::nodeIp);
-            primaryIp = node.internalIps().isEmpty() ? "" : node.internalIps().get(0);
+            primaryIp = node.internalIps().get(0);
+        } else if (host.network().providerAddress().isPresent()) {
+            // No Node object (or no InternalIP): an overlay network's provider address is this host's IP.
+            primaryIp = host.network().providerAddress().get();
+            b.nodeIp(primaryIp);
+        } else {
+            throw new NodeIpUnknownException("The IP of node " + nodeName + " is unknown: the Node object has no"
+                    + " InternalIP, --bind-address names none and network " + host.network().name()
+                    + " has no provider address");
         }
         if (!primaryIp.isEmpty()) {
             b.hostMac(hostMacOf.apply(primaryIp));

@@ -69,6 +69,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
 
     private volatile boolean servicesSynced;
     private volatile boolean endpointSlicesSynced;
+    private volatile boolean nodeSynced;
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
     private final Set<String> reportedFailures = new HashSet<>();
     private long sequence;
@@ -114,9 +115,13 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         runner.stop();
     }
 
-    /** True once Services and EndpointSlices have both completed their initial list. */
+    /**
+     * True once Services, EndpointSlices and this Node have all completed their initial list. Waiting for the Node
+     * matters after a restart: without its InternalIPs the first sync would compute an empty desired state and
+     * delete what the previous run programmed.
+     */
     public boolean initialized() {
-        return servicesSynced && endpointSlicesSynced;
+        return servicesSynced && endpointSlicesSynced && nodeSynced;
     }
 
     @Override
@@ -155,7 +160,14 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         requestSync();
     }
 
-    /** Asks for a sync (coalesced and rate limited); ignored until both initial lists are in. */
+    @Override
+    public void onNodeSynced() {
+        nodeSynced = true;
+        logger.info("Node {} synced", nodeName);
+        requestSync();
+    }
+
+    /** Asks for a sync (coalesced and rate limited); ignored until the initial lists are in. */
     public void requestSync() {
         if (!initialized()) {
             return;
@@ -200,6 +212,9 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                 logger.warn("Sync listener failed: {}", e.toString());
             }
             return result.complete();
+        } catch (NodeIpUnknownException e) {
+            logger.warn("{}; nothing is programmed or deleted until it is known", e.getMessage());
+            return false;
         } catch (HnsNetworkNotFoundException e) {
             logger.warn("{}; waiting for it (the CNI creates it)", e.getMessage());
             return false;

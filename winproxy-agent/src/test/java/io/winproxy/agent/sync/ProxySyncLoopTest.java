@@ -56,6 +56,7 @@ class ProxySyncLoopTest {
                 List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
                 Duration.ofSeconds(30)), scheduler, reports::add);
         loop.start();
+        loop.onNodeSynced();
         hns.journal().reset();
     }
 
@@ -146,5 +147,56 @@ class ProxySyncLoopTest {
         assertThat(hns.listLoadBalancers()).hasSize(1);
         assertThat(events).filteredOn(e -> e.contains("FailedToProgramLoadBalancer"))
                 .containsExactly("Warning FailedToProgramLoadBalancer Service default/web");
+    }
+
+    @Test
+    void nothingIsWrittenToHnsBeforeThisNodesInitialListHasSynced() {
+        ProxySyncLoop fresh = newLoop(NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"));
+        fresh.onService(null, web("8080"));
+        fresh.onEndpointSlice(null, slice());
+        fresh.onServicesSynced();
+        fresh.onEndpointSlicesSynced();
+        scheduler.advanceMillis(60_000);
+        assertThat(hns.journal().writes()).isZero();
+
+        fresh.onNodeSynced();
+        scheduler.advanceMillis(1000);
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+    }
+
+    @Test
+    void withoutAnyKnownNodeIpTheSyncWritesAndDeletesNothing() {
+        loop.onService(null, web("8080"));
+        loop.onEndpointSlice(null, slice());
+        loop.onServicesSynced();
+        loop.onEndpointSlicesSynced();
+        scheduler.advanceMillis(1000);
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+
+        // A restart where the Node object has no InternalIP and no --bind-address is given (l2bridge: no PA).
+        ProxySyncLoop restarted = newLoop(NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", ""));
+        restarted.onService(null, web("8080"));
+        restarted.onEndpointSlice(null, slice());
+        restarted.onServicesSynced();
+        restarted.onEndpointSlicesSynced();
+        restarted.onNodeSynced();
+        hns.journal().reset();
+        scheduler.advanceMillis(60_000);
+
+        assertThat(hns.journal().writes()).isZero();
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+    }
+
+    private ProxySyncLoop newLoop(NodeNetworkFactory nodeNetworks) {
+        EventRecorder recorder = (kind, ns, name, type, reason, message) -> { };
+        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
+                nodeNetworks, AgentMetrics.NOOP, Instant.EPOCH);
+        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
+                () -> scheduler.nowMillis() * 1_000_000L);
+        ProxySyncLoop fresh = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder,
+                Clock.systemUTC(), List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
+                Duration.ofSeconds(30)), scheduler, r -> { });
+        fresh.start();
+        return fresh;
     }
 }

@@ -1,6 +1,7 @@
 package io.winproxy.agent.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.hns.model.HostComputeEndpoint;
@@ -25,6 +26,9 @@ class VfpPolicyEngineTest {
                     new HostComputeEndpoint("ep-root", "cbr0", "net-1", List.of(),
                             List.of(new IpConfiguration("10.244.1.1", 24)), "00-15-5d-00-00-02", 0, null)));
 
+    private static final NodeInfo THIS_NODE = new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"),
+            List.of("192.168.1.11"), "zone-1", false, List.of());
+
     private final VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(),
             List.of()), NodeNetworkFactory.withoutHostMac("win-a", "10.0.0.99", "cbr0", ""), AgentMetrics.NOOP,
             Instant.EPOCH);
@@ -44,8 +48,7 @@ class VfpPolicyEngineTest {
 
     @Test
     void theNodeNetworkComesFromHnsTheNodeAndTheFlags() {
-        engine.onNode(new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"), List.of("192.168.1.11"), "zone-1",
-                false, List.of()));
+        engine.onNode(THIS_NODE);
         engine.compute(HOST);
         var node = engine.lastNodeNetwork();
         assertThat(node.networkType()).isEqualTo(NetworkType.L2BRIDGE);
@@ -58,6 +61,7 @@ class VfpPolicyEngineTest {
 
     @Test
     void servicePortsWithALocalPolicyAndNoLocalEndpointAreCounted() {
+        engine.onNode(THIS_NODE);
         engine.onService(null, local("itp", "Local", null, "ClusterIP", 0, 0));
         engine.onEndpointSlice(null, slice("itp", "win-b"));
         engine.onService(null, local("etp", null, "Local", "LoadBalancer", 30080, 30999));
@@ -72,9 +76,17 @@ class VfpPolicyEngineTest {
 
     @Test
     void changesAreReportedPendingUntilComputeAppliesThem() {
+        engine.onNode(THIS_NODE);
         assertThat(engine.onService(null, local("a", null, null, "ClusterIP", 0, 0))).isTrue();
         engine.compute(HOST);
         assertThat(engine.onService(local("a", null, null, "ClusterIP", 0, 0),
                 local("a", null, null, "ClusterIP", 0, 0))).as("a no-op update").isFalse();
+    }
+
+    @Test
+    void withoutANodeIpTheEngineRefusesToComputeRatherThanDesireNothing() {
+        engine.onService(null, local("a", null, null, "ClusterIP", 0, 0));
+        assertThatThrownBy(() -> engine.compute(HOST)).isInstanceOf(NodeIpUnknownException.class)
+                .hasMessageContaining("win-a");
     }
 }
