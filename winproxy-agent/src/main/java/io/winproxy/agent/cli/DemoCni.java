@@ -7,6 +7,7 @@ import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +15,11 @@ import org.slf4j.LoggerFactory;
  * The demo's CNI: keeps the emulated host's local endpoints equal to the pods of this node named by the
  * EndpointSlices (as the real CNI creates an HNS endpoint per pod), then forwards every event to the agent. The
  * endpoint of a new pod therefore exists before the sync that programs it.
+ *
+ * <p>While the initial list of EndpointSlices is still arriving, slice by slice, endpoints are only added: a pod
+ * of a slice not delivered yet is not gone, and deleting its endpoint would give it a new ID (as a pod restart
+ * does), so a restarted demo on a kept {@code --hns-state} would have to re-program every load balancer that uses
+ * it. Once the list is complete the local endpoints are made exact, and from then on every event makes them exact.
  */
 final class DemoCni implements ClusterEventHandler {
     private static final Logger logger = LoggerFactory.getLogger(DemoCni.class);
@@ -21,6 +27,7 @@ final class DemoCni implements ClusterEventHandler {
     private final EmulatedHost host;
     private final ClusterEventHandler delegate;
     private final Map<String, EndpointSliceInfo> slices = new HashMap<>();
+    private boolean slicesSynced;
 
     DemoCni(EmulatedHost host, ClusterEventHandler delegate) {
         this.host = host;
@@ -36,13 +43,23 @@ final class DemoCni implements ClusterEventHandler {
             if (current != null) {
                 slices.put(current.key(), current);
             }
-            try {
-                host.syncLocalEndpoints(EmulatedCluster.localPodIps(slices.values(), host.thisNode()));
-            } catch (RuntimeException e) {
-                logger.warn("Emulated CNI could not update the local endpoints: {}", e.getMessage());
-            }
+            updateLocalEndpoints();
         }
         delegate.onEndpointSlice(previous, current);
+    }
+
+    /** Called with {@code slices} locked. */
+    private void updateLocalEndpoints() {
+        try {
+            Set<String> podIps = EmulatedCluster.localPodIps(slices.values(), host.thisNode());
+            if (slicesSynced) {
+                host.syncLocalEndpoints(podIps);
+            } else {
+                podIps.forEach(host::ensureLocalEndpoint);
+            }
+        } catch (RuntimeException e) {
+            logger.warn("Emulated CNI could not update the local endpoints: {}", e.getMessage());
+        }
     }
 
     @Override
@@ -62,6 +79,10 @@ final class DemoCni implements ClusterEventHandler {
 
     @Override
     public void onEndpointSlicesSynced() {
+        synchronized (slices) {
+            slicesSynced = true;
+            updateLocalEndpoints();
+        }
         delegate.onEndpointSlicesSynced();
     }
 
