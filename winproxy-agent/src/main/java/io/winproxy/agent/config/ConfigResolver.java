@@ -76,6 +76,10 @@ public final class ConfigResolver {
                     if (!flags.get(flag).orElse("").isEmpty()) {
                         applyFlag(flags, flag, draft);
                     }
+                } else if (flag.equals("--windows-service")) {
+                    // kube-proxy enters service mode from the flag before it loads the file (initForOS runs before
+                    // Complete), so "--config FILE --windows-service" (OpenShift WMCO) runs as a service.
+                    applyFlag(flags, flag, draft);
                 } else if (FLAG_FIELDS.containsKey(flag) || flag.equals("--healthz-port")
                         || flag.equals("--metrics-port")) {
                     draft.warn("flag " + flag + " is ignored because --config is given (as in kube-proxy)"

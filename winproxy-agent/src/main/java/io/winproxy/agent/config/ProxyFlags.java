@@ -91,7 +91,7 @@ public class ProxyFlags {
 
     /** Records a flag as given; used by the option setters, and by tests and callers that build flags by hand. */
     public ProxyFlags set(String flag, String value) {
-        String v = value == null ? "" : value;
+        String v = unquote(value == null ? "" : value);
         if (ACCUMULATING.contains(flag) && given.containsKey(flag) && !v.isEmpty()) {
             String before = given.get(flag);
             given.put(flag, before.isEmpty() ? v : before + "," + v);
@@ -99,6 +99,18 @@ public class ProxyFlags {
             given.put(flag, v);
         }
         return this;
+    }
+
+    /**
+     * A value wholly inside one pair of double quotes loses them. Windows splits a command line before the program
+     * sees it, so {@code --kubeconfig="c:\k\config"} normally arrives unquoted; the quotes only reach the program
+     * when a launcher quotes twice, and no path, address, duration or gate list can contain a double quote.
+     */
+    static String unquote(String value) {
+        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+            return value.substring(1, value.length() - 1);
+        }
+        return value;
     }
 
     /** The flags in the order given, as command-line words ({@code --flag=value}), e.g. for a start-up log line. */

@@ -119,9 +119,13 @@ class ProxyFlagsTest {
     }
 
     @Test
-    void aQuotedFeatureGateValueIsKeptForTheResolverToUnquote() throws ConfigException {
-        assertThat(ProxyFlags.parse("--feature-gates=\"WinDSR=true,WinOverlay=true\"").get("--feature-gates"))
-                .contains("\"WinDSR=true,WinOverlay=true\"");
+    void aValueInsideLiteralDoubleQuotesLosesThem() throws ConfigException {
+        ProxyFlags flags = ProxyFlags.parse("--feature-gates=\"WinDSR=true,WinOverlay=true\"",
+                "--kubeconfig=\"c:\\k\\config\"", "--resource-container=\"\"", "--network-name=a\"b");
+        assertThat(flags.get("--feature-gates")).contains("WinDSR=true,WinOverlay=true");
+        assertThat(flags.get("--kubeconfig")).contains("c:\\k\\config");
+        assertThat(flags.get("--resource-container")).contains("");
+        assertThat(flags.get("--network-name")).contains("a\"b");
     }
 
     @Test

@@ -1,0 +1,63 @@
+package io.winproxy.agent.config;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits a Windows command line into arguments the way the C runtime (and Go's and Java's launchers) do
+ * ({@code CommandLineToArgvW} rules): blanks separate arguments outside double quotes; a double quote toggles
+ * quoting and is dropped; {@code 2n} backslashes before a quote give {@code n} backslashes and a quote that toggles,
+ * {@code 2n+1} give {@code n} backslashes and a literal quote; other backslashes are literal. Test helper, so that
+ * launcher command lines can be written verbatim, quotes included.
+ */
+final class WindowsCommandLine {
+    private WindowsCommandLine() {
+    }
+
+    static String[] split(String commandLine) {
+        List<String> args = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        boolean inArgument = false;
+        boolean quoted = false;
+        int i = 0;
+        while (i < commandLine.length()) {
+            char c = commandLine.charAt(i);
+            if (c == '\\') {
+                int start = i;
+                while (i < commandLine.length() && commandLine.charAt(i) == '\\') {
+                    i++;
+                }
+                int count = i - start;
+                if (i < commandLine.length() && commandLine.charAt(i) == '"') {
+                    current.append("\\".repeat(count / 2));
+                    if (count % 2 == 1) {
+                        current.append('"');
+                        i++;
+                    }
+                } else {
+                    current.append("\\".repeat(count));
+                }
+                inArgument = true;
+                continue;
+            }
+            if (c == '"') {
+                quoted = !quoted;
+                inArgument = true;
+            } else if ((c == ' ' || c == '\t') && !quoted) {
+                if (inArgument) {
+                    args.add(current.toString());
+                    current.setLength(0);
+                    inArgument = false;
+                }
+            } else {
+                current.append(c);
+                inArgument = true;
+            }
+            i++;
+        }
+        if (inArgument) {
+            args.add(current.toString());
+        }
+        return args.toArray(String[]::new);
+    }
+}
