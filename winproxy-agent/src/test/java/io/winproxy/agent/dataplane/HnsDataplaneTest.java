@@ -9,6 +9,7 @@ import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.emulator.HnsObjectKind;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
@@ -223,6 +224,32 @@ class HnsDataplaneTest {
                 List.of()));
         assertThat(refused.writes()).isZero();
         assertThat(hns.getEndpoint(localId)).isPresent();
+    }
+
+    @Test
+    void aRemoteEndpointDeletedBehindWinproxysBackIsRecreatedByTheNextSync() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
+        String oldRemote = hns.listEndpoints(networkId).stream().filter(e -> e.isRemote()).findFirst().orElseThrow()
+                .id();
+        // HNS refuses to delete a referenced endpoint, so an operator removes the policy list first.
+        hns.listLoadBalancers().stream().filter(lb -> lb.hostComputeEndpoints().size() == 2)
+                .forEach(lb -> hns.deleteLoadBalancer(lb.id()));
+        hns.deleteEndpoint(oldRemote);
+
+        ApplyResult result = sync(dp, desired());
+
+        assertThat(result.complete()).isTrue();
+        assertThat(result.created()).isEqualTo(2);
+        List<HostComputeEndpoint> remote = hns.listEndpoints(networkId).stream().filter(e -> e.isRemote()).toList();
+        assertThat(remote).singleElement().satisfies(e -> {
+            assertThat(e.ipConfigurations().get(0).ipAddress()).isEqualTo("10.244.2.6");
+            assertThat(e.id()).isNotEqualTo(oldRemote);
+            assertThat(dp.journal().remoteEndpoints()).containsKey(e.id()).doesNotContainKey(oldRemote);
+        });
+        assertThat(hns.listLoadBalancers()).anySatisfy(lb -> assertThat(lb.hostComputeEndpoints())
+                .hasSize(2).contains(remote.get(0).id()));
     }
 
     @Test
