@@ -65,6 +65,10 @@ public final class KubeClientFactory {
         config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
         config.setWatchReconnectInterval((int) WATCH_RECONNECT_INTERVAL.toMillis());
         config.setWatchReconnectLimit(-1);
+        // No hidden per-request retries (fabric8's default is 10 with exponential backoff, about 100 s of silence
+        // before an unreachable API server is reported). The informers retry for ever with their own backoff and
+        // log each failure (MappedInformer), as client-go's reflector does; events are best effort.
+        config.setRequestRetryBackoffLimit(0);
         config.setUserAgent(userAgent);
         if (settings.contentType() != null && settings.contentType().contains("protobuf")) {
             logger.debug("The fabric8 client speaks JSON; content type {} is served as JSON", settings.contentType());

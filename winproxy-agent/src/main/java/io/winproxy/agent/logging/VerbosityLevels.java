@@ -18,11 +18,15 @@ import org.slf4j.Logger;
  *   <tr><td>6-8</td><td>TRACE</td><td>DEBUG</td><td>INFO</td></tr>
  *   <tr><td>9+</td><td>TRACE</td><td>TRACE</td><td>INFO</td></tr>
  * </table>
+ * fabric8's informer reflector ({@value #INFORMER_REFLECTOR}) logs every failed list or watch as a WARN with a stack
+ * trace; winproxy reports those failures itself in one line (rate-limited), so the reflector is kept at ERROR
+ * below --v=6 and follows io.fabric8 from 6 up.
  * A {@code --vmodule} entry {@code logger=N} sets that logger (and its children) to the io.winproxy level of N.
  */
 public final class VerbosityLevels {
     public static final String WINPROXY = "io.winproxy";
     public static final String KUBERNETES_CLIENT = "io.fabric8";
+    public static final String INFORMER_REFLECTOR = "io.fabric8.kubernetes.client.informers.impl.cache.Reflector";
 
     private VerbosityLevels() {
     }
@@ -45,7 +49,7 @@ public final class VerbosityLevels {
 
     /**
      * Logger name ({@link Logger#ROOT_LOGGER_NAME} for the root) to level, in the order to apply them: root,
-     * io.winproxy, io.fabric8, then the vmodule entries.
+     * io.winproxy, io.fabric8, the informer reflector, then the vmodule entries.
      *
      * @throws IllegalArgumentException for a malformed vmodule
      */
@@ -54,6 +58,7 @@ public final class VerbosityLevels {
         out.put(Logger.ROOT_LOGGER_NAME, Level.INFO);
         out.put(WINPROXY, winproxyLevel(verbosity));
         out.put(KUBERNETES_CLIENT, kubernetesClientLevel(verbosity));
+        out.put(INFORMER_REFLECTOR, verbosity >= 6 ? kubernetesClientLevel(verbosity) : Level.ERROR);
         Vmodule.entries(vmodule).forEach((pattern, level) -> out.put(pattern, winproxyLevel(level)));
         return Collections.unmodifiableMap(out);
     }

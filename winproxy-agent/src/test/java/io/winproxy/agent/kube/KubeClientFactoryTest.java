@@ -24,6 +24,8 @@ class KubeClientFactoryTest {
             assertThat(client.getConfiguration().getUserAgent()).isEqualTo("winproxy-test");
             assertThat(client.getConfiguration().getRequestTimeout()).isEqualTo(30_000);
             assertThat(client.getConfiguration().getWatchReconnectLimit()).isEqualTo(-1);
+            assertThat(client.getConfiguration().getRequestRetryBackoffLimit())
+                    .as("failures reach the informers at once, which retry and log them").isZero();
             assertThat(client.getHttpClient().getClass().getName()).contains("jdkhttp");
         }
     }

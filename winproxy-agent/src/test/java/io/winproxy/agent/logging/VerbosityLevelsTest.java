@@ -19,14 +19,22 @@ class VerbosityLevelsTest {
         assertThat(levels).containsEntry("ROOT", Level.INFO)
                 .containsEntry("io.winproxy", Level.toLevel(winproxy))
                 .containsEntry("io.fabric8", Level.toLevel(fabric8))
-                .hasSize(3);
+                .hasSize(4);
+    }
+
+    @ParameterizedTest(name = "--v={0}: reflector {1}")
+    @CsvSource({"0, ERROR", "5, ERROR", "6, DEBUG", "9, TRACE"})
+    void theInformerReflectorsStackTracesAreHiddenBelowV6BecauseWinproxyReportsListFailuresInOneLine(int v,
+                                                                                                   String level) {
+        assertThat(VerbosityLevels.levels(v, ""))
+                .containsEntry("io.fabric8.kubernetes.client.informers.impl.cache.Reflector", Level.toLevel(level));
     }
 
     @Test
     void vmoduleEntriesSetNamedLoggersAfterTheGlobalLevels() {
         Map<String, Level> levels = VerbosityLevels.levels(0, "io.winproxy.agent.sync=5, io.winproxy.hns=2");
-        assertThat(levels.keySet()).containsExactly("ROOT", "io.winproxy", "io.fabric8", "io.winproxy.agent.sync",
-                "io.winproxy.hns");
+        assertThat(levels.keySet()).containsExactly("ROOT", "io.winproxy", "io.fabric8",
+                VerbosityLevels.INFORMER_REFLECTOR, "io.winproxy.agent.sync", "io.winproxy.hns");
         assertThat(levels.get("io.winproxy.agent.sync")).isEqualTo(Level.TRACE);
         assertThat(levels.get("io.winproxy.hns")).isEqualTo(Level.DEBUG);
     }
