@@ -152,7 +152,9 @@ public final class HnsExplainer {
         }
         if (m.contains("subnets") || m.contains("networkadaptername") || m.contains("managementip")
                 || m.contains("macpools") || m.contains("sourcemac") || isNetworkType(node)) {
-            return Summaries.v1Network(decode(node, V1Network.class, "v1 network"), notes);
+            JsonNode drMac = member(node, "drmacaddress");
+            return Summaries.v1Network(decode(node, V1Network.class, "v1 network"),
+                    drMac != null && drMac.isTextual() ? drMac.asText() : null, notes);
         }
         if (m.contains("filter") && Set.of("schemaversion", "flags", "filter").containsAll(m)) {
             HostComputeQuery q = decode(node, HostComputeQuery.class, "query");
@@ -236,11 +238,19 @@ public final class HnsExplainer {
         return null;
     }
 
+    /** The first line of a parser message, without Jackson's "(start marker at [Source: ...])" locations. */
     private static String firstLine(String s) {
         if (s == null) {
             return "";
         }
         int nl = s.indexOf('\n');
-        return (nl >= 0 ? s.substring(0, nl) : s).trim();
+        String line = nl >= 0 ? s.substring(0, nl) : s;
+        for (String location : List.of(" (start marker at", " at [Source")) {
+            int at = line.indexOf(location);
+            if (at > 0) {
+                line = line.substring(0, at);
+            }
+        }
+        return line.trim();
     }
 }

@@ -10,6 +10,7 @@ import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.model.HcnErrorRecord;
 import io.winproxy.hns.model.HcnNames;
+import io.winproxy.hns.model.HcnPolicy;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
@@ -20,6 +21,7 @@ import io.winproxy.hns.model.SchemaVersion;
 import io.winproxy.hns.model.V1Endpoint;
 import io.winproxy.hns.model.V1Network;
 import io.winproxy.hns.model.V1PolicyList;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -139,8 +141,18 @@ final class Summaries {
         return finish(kind, t, json, notes);
     }
 
-    static Explanation v1Network(V1Network net, List<String> notes) {
-        return network(net.toNetwork(), "v1-network", net.managementIp(), notes);
+    /**
+     * A v1 network; {@code drMacAddress} is its top-level {@code DrMacAddress} member (overlay networks), which
+     * the v1 view carries outside the policies, or null.
+     */
+    static Explanation v1Network(V1Network net, String drMacAddress, List<String> notes) {
+        HostComputeNetwork v2 = net.toNetwork();
+        if (drMacAddress != null && !drMacAddress.isBlank() && v2.drMacAddress().isEmpty()) {
+            List<HcnPolicy> policies = new ArrayList<>(v2.policies());
+            policies.add(HcnPolicy.drMacAddress(drMacAddress));
+            v2 = v2.withPolicies(policies);
+        }
+        return network(v2, "v1-network", net.managementIp(), notes);
     }
 
     static Explanation errorRecord(HcnErrorRecord rec, List<String> notes) {

@@ -8,6 +8,7 @@ import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.model.HcnErrorRecord;
 import io.winproxy.hns.model.HcnJson;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.util.HashSet;
@@ -174,6 +175,20 @@ class HnsEmulatorRulesTest {
         assertThatThrownBy(() -> f.hns.createEndpoint("winproxy-overlay", f.remote))
                 .hasMessage("invalid network ID \"winproxy-overlay\"");
         assertThat(f.hns.journal().total()).isZero();
+    }
+
+    @Test
+    void loadBalancerWithoutPortMappingFailsWithInvalidPolicy() {
+        HostComputeLoadBalancer lb = new HostComputeLoadBalancer(null, List.of(f.pod1.id()), "",
+                List.of("10.96.0.9"), List.of(), null, 0);
+
+        assertHresult(() -> f.hns.createLoadBalancer(lb), HResults.HCN_E_INVALID_POLICY);
+    }
+
+    @Test
+    void endpointWhoseIpIsNotAnAddressFailsWithInvalidIp() {
+        assertHresult(() -> f.hns.createEndpoint(f.network.id(), HostComputeEndpoint.remote(f.network.id(),
+                "10.244.2.300", "02-11-0A-F4-02-08", "192.168.10.22")), HResults.HCN_E_INVALID_IP);
     }
 
     private static HnsException assertHresult(ThrowingCallable call, int hresult) {

@@ -172,4 +172,22 @@ class HnsExplainerTest {
         assertThatThrownBy(() -> explainer.explain("{\"PortMappings\":[{\"Protocol\":\"tcp-ish\"}]}"))
                 .hasMessageContaining("PortMappings.[0].Protocol");
     }
+
+    @Test
+    void v1OverlayNetworkFromGetHnsNetworkShowsItsDrMacAndRemoteSubnets() {
+        Explanation e = explainer.explain(
+                golden.text("explain/v1OverlayNetworkFromGetHnsNetworkShowsItsDrMac.json"));
+
+        assertThat(e.kind()).isEqualTo("v1-network");
+        assertThat(e.text()).contains("DR MAC:            00-15-5D-3A-2B-1C")
+                .contains("10.244.1.0/24 via 192.168.1.21 (VSID 4096)").contains("Subnets:           10.244.2.0/24");
+        assertThat(e.json().get("drMacAddress").asText()).isEqualTo("00-15-5D-3A-2B-1C");
+    }
+
+    @Test
+    void truncatedJsonIsReportedWithoutParserInternals() {
+        assertThatThrownBy(() -> explainer.explain("{\"Id\": \"x\", \"PortMappings\": \"oops\"\n"))
+                .hasMessageStartingWith("not valid JSON at line")
+                .satisfies(t -> assertThat(t.getMessage()).doesNotContain("[Source").doesNotContain("start marker"));
+    }
 }

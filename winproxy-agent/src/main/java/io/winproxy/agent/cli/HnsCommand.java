@@ -64,7 +64,7 @@ public final class HnsCommand implements Callable<Integer> {
         public Integer call() {
             CliContext context = parent.root.context();
             OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
-            HnsListing listing = HnsListing.collect(host.open(),
+            HnsListing listing = HnsListing.collect(host.openExisting(),
                     id -> journal.loadBalancer(id).map(OwnershipJournal.LoadBalancerEntry::service).orElse(null));
             if (output == OutputFormat.json) {
                 context.out().println(json(listing.json()));
@@ -157,7 +157,7 @@ public final class HnsCommand implements Callable<Integer> {
         public Integer call() {
             CliContext context = parent.root.context();
             Kind k = Kind.parse(kind);
-            HnsClient hns = host.open();
+            HnsClient hns = host.openExisting();
             OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
             try {
                 if (k == Kind.LOAD_BALANCER) {
@@ -167,6 +167,9 @@ public final class HnsCommand implements Callable<Integer> {
                     hns.deleteEndpoint(id);
                     journal.forgetRemoteEndpoint(id);
                 }
+            } catch (IllegalArgumentException e) {
+                // The binding and the emulator check the ID's syntax before any native call.
+                throw new UsageException("hns delete: " + e.getMessage() + " (an HNS ID is a GUID)");
             } catch (HnsException e) {
                 if (e.isNotFound()) {
                     context.err().println("winproxy: hns delete: no " + k.text + " " + id + " (" + e.hresultName()

@@ -101,6 +101,23 @@ public final class HnsHostOptions {
         return HnsEmulator.inMemory();
     }
 
+    /**
+     * As {@link #open()}, for commands that act on an existing host ({@code hns list}, {@code hns delete}): a
+     * {@code --hns-state} file that does not exist is refused instead of becoming a new, empty host.
+     *
+     * @throws UsageException naming {@code --hns-state} when the file does not exist
+     */
+    public HnsClient openExisting() {
+        if (effectiveHns() == HnsKind.emulated && hnsState != null) {
+            try {
+                return HnsEmulator.openExisting(hnsState);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--hns-state: " + e.getMessage());
+            }
+        }
+        return open();
+    }
+
     static boolean isWindows() {
         return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
     }

@@ -1,6 +1,7 @@
 package io.winproxy.agent.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.MeteredHnsClient;
@@ -94,7 +95,7 @@ public final class ProxyAgent implements AutoCloseable {
         closeables.add(0, events);
         PrometheusAgentMetrics metrics = new PrometheusAgentMetrics();
         metricsServer = MetricsServer.create(config.metricsBindAddress(), config.bindAddressHardFail(), nodeName,
-                metrics, events);
+                metrics, events, () -> KubeProxyConfigurationFile.renderJson(config));
         closeables.add(0, metricsServer);
         health = ProxyHealthServer.create(config.healthzBindAddress(), config.syncPeriod(),
                 config.bindAddressHardFail(), nodeName, metrics, events);

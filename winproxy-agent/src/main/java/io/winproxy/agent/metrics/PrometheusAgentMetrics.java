@@ -7,6 +7,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.winproxy.agent.health.HealthJson;
 import io.winproxy.policy.model.IpFamily;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * {@link AgentMetrics} on the Prometheus Java client, in its own registry (no global state): kube-proxy's metric
@@ -29,6 +31,9 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
     public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
+    /** An {@code le} label whose bound is a whole number written with a {@code .0} fraction. */
+    private static final Pattern WHOLE_NUMBER_BOUND = Pattern.compile("le=\"(-?[0-9]+)\\.0\"");
+
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     private final Histogram syncDuration;
     private final Gauge syncTimestamp;
@@ -106,9 +111,16 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
         return bounds;
     }
 
-    /** Writes every metric in the Prometheus text format. */
+    /**
+     * Writes every metric in the Prometheus text format. Bucket bounds are written as Go's client writes them
+     * ({@code le="1"}, not the Java client's {@code le="1.0"}), so that queries and dashboards that select a bucket
+     * by its {@code le} label, written for kube-proxy, find it.
+     */
     public void write(OutputStream out) throws IOException {
-        writer.write(out, registry.scrape());
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(16 * 1024);
+        writer.write(buffer, registry.scrape());
+        String text = WHOLE_NUMBER_BOUND.matcher(buffer.toString(StandardCharsets.UTF_8)).replaceAll("le=\"$1\"");
+        out.write(text.getBytes(StandardCharsets.UTF_8));
         out.write(noLocalEndpoints.exposition().getBytes(StandardCharsets.UTF_8));
     }
 

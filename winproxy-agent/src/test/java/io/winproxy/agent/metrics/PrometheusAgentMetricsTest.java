@@ -87,9 +87,9 @@ class PrometheusAgentMetricsTest {
         expected.add(Double.POSITIVE_INFINITY);
         assertThat(bounds).hasSize(82).containsExactlyElementsOf(expected);
         assertThat(family.value("kubeproxy_network_programming_duration_seconds_bucket",
-                Map.of("ip_family", "IPv4", "le", "2.0"))).isEqualTo(1);
+                Map.of("ip_family", "IPv4", "le", "2"))).isEqualTo(1);
         assertThat(family.value("kubeproxy_network_programming_duration_seconds_bucket",
-                Map.of("ip_family", "IPv4", "le", "300.0"))).isEqualTo(1);
+                Map.of("ip_family", "IPv4", "le", "300"))).isEqualTo(1);
         assertThat(family.value("kubeproxy_network_programming_duration_seconds_count",
                 Map.of("ip_family", "IPv4"))).isEqualTo(2);
         assertThat(Arrays.stream(PrometheusAgentMetrics.networkProgrammingBuckets()).boxed().toList())
@@ -216,6 +216,21 @@ class PrometheusAgentMetricsTest {
         noop.hnsCall("HcnOpenLoadBalancer", 1, Duration.ZERO);
         noop.healthzResponse(200);
         assertThat(noop).isNotInstanceOf(PrometheusAgentMetrics.class);
+    }
+
+    @Test
+    void bucketBoundsAreWrittenAsGoWritesThemSoDashboardsSelectingALabelFindIt() throws IOException {
+        metrics.observeNetworkProgrammingLatency(IpFamily.IPV4, Duration.ofMillis(1500));
+        metrics.syncDuration(IpFamily.IPV4, Duration.ofMillis(3));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        metrics.write(out);
+        String text = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(text)
+                .contains("kubeproxy_network_programming_duration_seconds_bucket{ip_family=\"IPv4\",le=\"0\"} 0")
+                .contains("le=\"0.25\"").contains("le=\"1\"").contains("le=\"60\"").contains("le=\"300\"")
+                .contains("le=\"+Inf\"").contains("le=\"0.001\"").contains("le=\"16.384\"")
+                .doesNotContainPattern("le=\"-?[0-9]+\\.0\"");
     }
 
     private static double value(Map<String, PrometheusTextParser.Family> families, String name) {
