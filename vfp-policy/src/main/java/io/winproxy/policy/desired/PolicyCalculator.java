@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,8 +107,8 @@ public final class PolicyCalculator {
     private DesiredState assemble(List<ServicePortPolicy.Result> results, List<PolicyWarning> inputWarnings) {
         LinkedHashSet<PolicyWarning> warnings = new LinkedHashSet<>(inputWarnings);
         Map<LoadBalancerKey, DesiredLoadBalancer> byKey = new LinkedHashMap<>();
-        Map<String, DesiredRemoteEndpoint> clusterIpEndpoints = new TreeMap<>();
-        Map<String, DesiredRemoteEndpoint> backendEndpoints = new TreeMap<>();
+        Map<String, DesiredRemoteEndpoint> clusterIpEndpoints = new HashMap<>();
+        Map<String, DesiredRemoteEndpoint> backendEndpoints = new HashMap<>();
         for (ServicePortPolicy.Result result : results) {
             warnings.addAll(result.warnings());
             for (DesiredLoadBalancer lb : result.loadBalancers()) {
@@ -133,10 +132,13 @@ public final class PolicyCalculator {
             }
             result.clusterIpEndpoints().forEach(ep -> clusterIpEndpoints.putIfAbsent(ep.ip(), ep));
         }
-        Map<String, DesiredRemoteEndpoint> remotes = new TreeMap<>(clusterIpEndpoints);
+        // Hash first, sort once: a TreeMap insert per endpoint dominated the sync of a large cluster.
+        Map<String, DesiredRemoteEndpoint> remotes = new HashMap<>(clusterIpEndpoints);
         backendEndpoints.forEach(remotes::putIfAbsent);
+        List<DesiredRemoteEndpoint> sortedRemotes = new ArrayList<>(remotes.values());
+        sortedRemotes.sort(Comparator.comparing(DesiredRemoteEndpoint::ip));
         List<DesiredLoadBalancer> lbs = new ArrayList<>(byKey.values());
-        return new DesiredState(lbs, new ArrayList<>(remotes.values()), new ArrayList<>(warnings));
+        return new DesiredState(lbs, sortedRemotes, new ArrayList<>(warnings));
     }
 
     private static boolean sameExceptService(DesiredLoadBalancer a, DesiredLoadBalancer b) {
