@@ -107,8 +107,8 @@ public final class PolicyCalculator {
     private DesiredState assemble(List<ServicePortPolicy.Result> results, List<PolicyWarning> inputWarnings) {
         LinkedHashSet<PolicyWarning> warnings = new LinkedHashSet<>(inputWarnings);
         Map<LoadBalancerKey, DesiredLoadBalancer> byKey = new LinkedHashMap<>();
-        Map<String, DesiredRemoteEndpoint> clusterIpEndpoints = new HashMap<>();
-        Map<String, DesiredRemoteEndpoint> backendEndpoints = new HashMap<>();
+        Map<String, DesiredRemoteEndpoint> clusterIpEndpoints = new LinkedHashMap<>();
+        Map<String, DesiredRemoteEndpoint> backendEndpoints = new LinkedHashMap<>();
         for (ServicePortPolicy.Result result : results) {
             warnings.addAll(result.warnings());
             for (DesiredLoadBalancer lb : result.loadBalancers()) {
@@ -132,13 +132,12 @@ public final class PolicyCalculator {
             }
             result.clusterIpEndpoints().forEach(ep -> clusterIpEndpoints.putIfAbsent(ep.ip(), ep));
         }
-        // Hash first, sort once: a TreeMap insert per endpoint dominated the sync of a large cluster.
-        Map<String, DesiredRemoteEndpoint> remotes = new HashMap<>(clusterIpEndpoints);
+        // Insertion order (cluster-IP endpoints, then backends, each in service order) is deterministic; sorting the
+        // endpoints of a large cluster by IP dominated every sync.
+        Map<String, DesiredRemoteEndpoint> remotes = new LinkedHashMap<>(clusterIpEndpoints);
         backendEndpoints.forEach(remotes::putIfAbsent);
-        List<DesiredRemoteEndpoint> sortedRemotes = new ArrayList<>(remotes.values());
-        sortedRemotes.sort(Comparator.comparing(DesiredRemoteEndpoint::ip));
         List<DesiredLoadBalancer> lbs = new ArrayList<>(byKey.values());
-        return new DesiredState(lbs, sortedRemotes, new ArrayList<>(warnings));
+        return new DesiredState(lbs, new ArrayList<>(remotes.values()), new ArrayList<>(warnings));
     }
 
     private static boolean sameExceptService(DesiredLoadBalancer a, DesiredLoadBalancer b) {
