@@ -120,12 +120,26 @@ class PlanAndTraceGoldenTest {
         assertThat(warned).contains("Service bad/sctp UnsupportedProtocol", "Service bad/port-zero InvalidServicePort",
                 "Service bad/bad-ip InvalidClusterIP", "EndpointSlice bad/mixed-fqdn UnsupportedAddressType",
                 "EndpointSlice bad/mixed-1 InvalidEndpointAddress", "EndpointSlice bad/mixed-1 DuplicateEndpoint",
-                "Service bad/v6-only IPFamilyNotSupported");
+                "Service bad/v6-only IPFamilyNotSupported", "Service default/api SessionAffinityTimeoutIgnored");
         List<String> services = new ArrayList<>();
         plan.get("loadBalancers").forEach(lb -> services.add(lb.get("service").asText()));
         assertThat(services).contains("bad/mixed", "default/api", "default/web", "default/ext", "default/dual",
                 "default/drain", "default/zonal", "shop/storefront", "shop/gateway")
                 .doesNotContain("bad/sctp", "bad/port-zero", "bad/bad-ip", "bad/v6-only");
+    }
+
+    @Test
+    void withBothTrafficPoliciesLocalThePodOnTheOtherNodeGetsNoRemoteEndpoint() throws IOException {
+        JsonNode plan = shapes("plan", "--enable-dsr", "-o", "json");
+        List<String> remotes = new ArrayList<>();
+        plan.get("remoteEndpoints").forEach(ep -> remotes.add(ep.get("ip").asText()));
+        assertThat(remotes).contains("10.244.2.50").doesNotContain("10.244.2.100");
+        plan.get("loadBalancers").forEach(lb -> {
+            if (lb.get("service").asText().equals("shop/local-only")) {
+                assertThat(lb.get("backends").toString()).as(lb.toString()).isEqualTo("[\"10.244.1.100\"]");
+                assertThat(lb.get("dsr").asBoolean()).as(lb.toString()).isTrue();
+            }
+        });
     }
 
     @Test
