@@ -7,6 +7,7 @@ import java.util.Optional;
 public final class MacAddresses {
     /** The fallback when the IP cannot be parsed. */
     public static final String FALLBACK = "02-11-22-33-44-55";
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private MacAddresses() {
     }
@@ -22,9 +23,9 @@ public final class MacAddresses {
         }
         byte[] b = bytes.get();
         int[] pick = b.length == 4 ? new int[] {0, 1, 2, 3} : new int[] {15, 14, 13, 12};
-        StringBuilder sb = new StringBuilder("02-11");
+        StringBuilder sb = new StringBuilder(17).append("02-11");
         for (int i : pick) {
-            sb.append('-').append(String.format("%02x", b[i] & 0xff));
+            sb.append('-').append(HEX[(b[i] >> 4) & 0xf]).append(HEX[b[i] & 0xf]);
         }
         return sb.toString();
     }

@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,8 +107,8 @@ public final class PolicyCalculator {
     private DesiredState assemble(List<ServicePortPolicy.Result> results, List<PolicyWarning> inputWarnings) {
         LinkedHashSet<PolicyWarning> warnings = new LinkedHashSet<>(inputWarnings);
         Map<LoadBalancerKey, DesiredLoadBalancer> byKey = new LinkedHashMap<>();
-        Map<String, DesiredRemoteEndpoint> clusterIpEndpoints = new TreeMap<>();
-        Map<String, DesiredRemoteEndpoint> backendEndpoints = new TreeMap<>();
+        Map<String, DesiredRemoteEndpoint> clusterIpEndpoints = new LinkedHashMap<>();
+        Map<String, DesiredRemoteEndpoint> backendEndpoints = new LinkedHashMap<>();
         for (ServicePortPolicy.Result result : results) {
             warnings.addAll(result.warnings());
             for (DesiredLoadBalancer lb : result.loadBalancers()) {
@@ -133,7 +132,9 @@ public final class PolicyCalculator {
             }
             result.clusterIpEndpoints().forEach(ep -> clusterIpEndpoints.putIfAbsent(ep.ip(), ep));
         }
-        Map<String, DesiredRemoteEndpoint> remotes = new TreeMap<>(clusterIpEndpoints);
+        // Insertion order (cluster-IP endpoints, then backends, each in service order) is deterministic; sorting the
+        // endpoints of a large cluster by IP dominated every sync.
+        Map<String, DesiredRemoteEndpoint> remotes = new LinkedHashMap<>(clusterIpEndpoints);
         backendEndpoints.forEach(remotes::putIfAbsent);
         List<DesiredLoadBalancer> lbs = new ArrayList<>(byKey.values());
         return new DesiredState(lbs, new ArrayList<>(remotes.values()), new ArrayList<>(warnings));

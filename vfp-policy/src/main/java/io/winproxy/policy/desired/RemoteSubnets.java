@@ -1,5 +1,6 @@
 package io.winproxy.policy.desired;
 
+import io.winproxy.policy.net.IpAddresses;
 import io.winproxy.policy.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,8 +34,12 @@ final class RemoteSubnets {
         if (providerAddresses.contains(ip)) {
             return Optional.of(ip);
         }
+        Optional<byte[]> address = IpAddresses.parse(ip);
+        if (address.isEmpty()) {
+            return Optional.empty();
+        }
         for (Route route : routes) {
-            if (route.prefix().contains(ip)) {
+            if (route.prefix().contains(address.get())) {
                 return Optional.of(route.providerAddress());
             }
         }

@@ -81,29 +81,34 @@ public final class IpAddresses {
     }
 
     private static Optional<byte[]> parseV4(String text) {
-        String[] parts = text.split("\\.", -1);
-        if (parts.length != 4) {
-            return Optional.empty();
-        }
+        // A hand-written scan (no split, no regex): this runs for every endpoint of every sync.
         byte[] out = new byte[4];
-        for (int i = 0; i < 4; i++) {
-            String p = parts[i];
-            if (p.isEmpty() || p.length() > 3) {
-                return Optional.empty();
-            }
-            int v = 0;
-            for (int k = 0; k < p.length(); k++) {
-                char c = p.charAt(k);
-                if (c < '0' || c > '9') {
+        int part = 0;
+        int digits = 0;
+        int v = 0;
+        for (int k = 0; k < text.length(); k++) {
+            char c = text.charAt(k);
+            if (c == '.') {
+                if (digits == 0 || part == 3) {
                     return Optional.empty();
                 }
+                out[part++] = (byte) v;
+                digits = 0;
+                v = 0;
+            } else if (c >= '0' && c <= '9' && digits < 3) {
                 v = v * 10 + (c - '0');
-            }
-            if (v > 255) {
+                digits++;
+                if (v > 255) {
+                    return Optional.empty();
+                }
+            } else {
                 return Optional.empty();
             }
-            out[i] = (byte) v;
         }
+        if (digits == 0 || part != 3) {
+            return Optional.empty();
+        }
+        out[3] = (byte) v;
         return Optional.of(out);
     }
 

@@ -41,11 +41,14 @@ public final class IpPrefix {
 
     /** True when {@code ip} (a textual address) lies inside this prefix and has the same family. */
     public boolean contains(String ip) {
-        Optional<byte[]> bytes = IpAddresses.parse(ip);
-        if (bytes.isEmpty() || bytes.get().length != network.length) {
+        return IpAddresses.parse(ip).map(this::contains).orElse(false);
+    }
+
+    /** True when the 4- or 16-byte address {@code a} lies inside this prefix and has the same family. */
+    public boolean contains(byte[] a) {
+        if (a.length != network.length) {
             return false;
         }
-        byte[] a = bytes.get();
         int full = bits / 8;
         for (int i = 0; i < full; i++) {
             if (a[i] != network[i]) {

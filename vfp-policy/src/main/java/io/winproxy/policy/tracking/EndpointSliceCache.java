@@ -174,6 +174,13 @@ public final class EndpointSliceCache {
                     }
                     EndpointInfo info = toEndpoint(ip.get(), port.port(), ep);
                     EndpointInfo existing = endpoints.get(info.key());
+                    if (existing != null) {
+                        warnings.add(new PolicyWarning("EndpointSlice", slice.namespace(), slice.name(),
+                                "DuplicateEndpoint", "endpoint " + info.key() + " is listed more than once for"
+                                + " Service " + slice.serviceName() + "; one copy is used"
+                                + (existing.terminating() && !info.terminating() ? " (the non-terminating one)"
+                                : "")));
+                    }
                     if (existing == null || !info.terminating()) {
                         endpoints.put(info.key(), info);
                     }

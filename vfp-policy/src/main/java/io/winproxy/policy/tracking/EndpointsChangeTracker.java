@@ -1,11 +1,13 @@
 package io.winproxy.policy.tracking;
 
+import io.winproxy.policy.desired.PolicyWarning;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +26,7 @@ public final class EndpointsChangeTracker {
     private final EndpointSliceCache cache;
     private final Instant startTime;
     private Map<String, List<Instant>> triggerTimes = new HashMap<>();
+    private final Map<String, PolicyWarning> ignoredSlices = new TreeMap<>();
     private int pendingEvents;
 
     /**
@@ -42,6 +45,7 @@ public final class EndpointsChangeTracker {
      * @return true only when this event changed something
      */
     public synchronized boolean update(EndpointSliceInfo previous, EndpointSliceInfo current) {
+        trackIgnored(previous, current);
         boolean changed = false;
         if (current == null) {
             if (previous != null && accepted(previous)) {
@@ -81,6 +85,30 @@ public final class EndpointsChangeTracker {
     /** Changing slice events since the last apply (the {@code endpoint_changes_pending} metric counts events). */
     public synchronized int pendingCount() {
         return pendingEvents;
+    }
+
+    /**
+     * Warnings naming the slices of a Service that are ignored because of their address type (FQDN), in slice-key
+     * order; they change no endpoints, so {@link ProxyState} reports them with the other input warnings.
+     */
+    public synchronized List<PolicyWarning> ignoredSliceWarnings() {
+        return List.copyOf(ignoredSlices.values());
+    }
+
+    private void trackIgnored(EndpointSliceInfo previous, EndpointSliceInfo current) {
+        if (previous != null) {
+            ignoredSlices.remove(previous.key());
+        }
+        if (current == null) {
+            return;
+        }
+        ignoredSlices.remove(current.key());
+        boolean labelled = current.serviceName() != null && !current.serviceName().isEmpty();
+        if (labelled && !"IPv4".equals(current.addressType()) && !"IPv6".equals(current.addressType())) {
+            ignoredSlices.put(current.key(), new PolicyWarning("EndpointSlice", current.namespace(), current.name(),
+                    "UnsupportedAddressType", "addressType " + current.addressType() + " is not proxied (only IPv4"
+                    + " and IPv6 slices are); slice ignored for Service " + current.serviceName()));
+        }
     }
 
     private static boolean accepted(EndpointSliceInfo slice) {

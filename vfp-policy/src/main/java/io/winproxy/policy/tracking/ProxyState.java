@@ -24,6 +24,7 @@ public final class ProxyState {
     private final EndpointsMap endpoints = new EndpointsMap();
     private final Map<String, List<PolicyWarning>> serviceWarnings = new HashMap<>();
     private final Map<String, List<PolicyWarning>> endpointWarnings = new HashMap<>();
+    private List<PolicyWarning> ignoredSliceWarnings = List.of();
 
     public ServicePortMap services() {
         return services;
@@ -38,6 +39,7 @@ public final class ProxyState {
         List<PolicyWarning> out = new ArrayList<>();
         new TreeMap<>(serviceWarnings).values().forEach(out::addAll);
         new TreeMap<>(endpointWarnings).values().forEach(out::addAll);
+        out.addAll(ignoredSliceWarnings);
         return out;
     }
 
@@ -69,6 +71,7 @@ public final class ProxyState {
         }
 
         EndpointsChangeTracker.Checkout checkout = endpointChanges.checkout();
+        ignoredSliceWarnings = endpointChanges.ignoredSliceWarnings();
         for (Map.Entry<String, EndpointSliceCache.Change> e : new TreeMap<>(checkout.changes()).entrySet()) {
             String key = e.getKey();
             EndpointSliceCache.ServiceEndpoints current = e.getValue().current();

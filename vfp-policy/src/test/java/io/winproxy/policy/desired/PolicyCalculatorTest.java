@@ -97,8 +97,8 @@ class PolicyCalculatorTest {
         assertThat(lb.distributionType()).isZero();
         assertThat(lb.sourceVip()).isEqualTo("10.244.0.2");
         assertThat(s.loadBalancers()).hasSize(1);
-        assertThat(s.remoteEndpoints()).extracting(DesiredRemoteEndpoint::ip).containsExactly("10.244.1.5",
-                "10.96.0.10");
+        assertThat(s.remoteEndpoints()).extracting(DesiredRemoteEndpoint::ip).containsExactly("10.96.0.10",
+                "10.244.1.5");
         assertThat(s.remoteEndpoints()).filteredOn(r -> r.ip().equals(REMOTE_1)).singleElement()
                 .isEqualTo(new DesiredRemoteEndpoint(REMOTE_1, "10.0.0.2", "02-11-0a-f4-01-05"));
         assertThat(s.remoteEndpoints()).filteredOn(r -> r.ip().equals("10.96.0.10")).singleElement()

@@ -156,6 +156,25 @@ class EndpointSliceCacheTest {
     }
 
     @Test
+    void aDuplicateEndpointIsWarnedAboutNamingTheSliceAndUsedOnce() {
+        EndpointSliceInfo a = slice("ns1", "svc1-a", "svc1").port("port-0", 80).ready("10.0.1.1", "host1").build();
+        EndpointSliceInfo b = slice("ns1", "svc1-b", "svc1").port("port-0", 80).ready("10.0.1.1", "host1")
+                .ready("10.0.1.2", "host1").build();
+        EndpointSliceCache cache = new EndpointSliceCache("host1");
+        cache.updatePending(a, false);
+        cache.updatePending(b, false);
+        cache.checkoutChanges();
+        EndpointSliceCache.ServiceEndpoints applied = cache.applied("ns1/svc1");
+        assertThat(applied.byPort().get(P80)).extracting(EndpointInfo::ip).containsExactly("10.0.1.1", "10.0.1.2");
+        assertThat(applied.warnings()).singleElement().satisfies(w -> {
+            assertThat(w.kind()).isEqualTo("EndpointSlice");
+            assertThat(w.name()).isEqualTo("svc1-b");
+            assertThat(w.reason()).isEqualTo("DuplicateEndpoint");
+            assertThat(w.message()).contains("10.0.1.1:80");
+        });
+    }
+
+    @Test
     void onlyTheFirstAddressOfAnEndpointIsUsedAndLeadingZerosAreNormalised() {
         EndpointSliceInfo s = slice("ns1", "svc1-1", "svc1").port("port-0", 80)
                 .endpoint(new EndpointSliceInfo.SliceEndpoint(List.of("10.0.1.010", "10.0.9.9"), true, null, null,

@@ -50,6 +50,23 @@ class ProxyStateTest {
     }
 
     @Test
+    void anFqdnSliceIsReportedAsAWarningUntilItIsDeleted() {
+        EndpointSliceInfo fqdn = slice("default", "f-1", "web").addressType("FQDN").port("http", 80)
+                .ready("example.com", "n").build();
+        assertThat(endpoints.update(null, fqdn)).as("changes no endpoints").isFalse();
+        state.applyChanges(services, endpoints);
+        assertThat(state.warnings()).singleElement().satisfies(w -> {
+            assertThat(w.kind()).isEqualTo("EndpointSlice");
+            assertThat(w.namespace()).isEqualTo("default");
+            assertThat(w.name()).isEqualTo("f-1");
+            assertThat(w.reason()).isEqualTo("UnsupportedAddressType");
+        });
+        endpoints.update(fqdn, null);
+        state.applyChanges(services, endpoints);
+        assertThat(state.warnings()).isEmpty();
+    }
+
+    @Test
     void applyingEndpointsGivesLocalReadyCountsAndTriggerTimesAfterTheStart() {
         Instant before = START.minusSeconds(5);
         Instant after = START.plusSeconds(5);

@@ -14,6 +14,15 @@ final class LoadBalancerFeatures {
     }
 
     /**
+     * The checks of {@link #of} that need no HNS: {@code --enable-dsr} with the {@code WinDSR} gate off.
+     *
+     * @throws io.winproxy.dsr.DsrConfigurationException naming the gate
+     */
+    static void checkGates(ProxyConfig config) {
+        DsrSettings.resolve(config.enableDsr(), config.featureGates().enabled(DsrSettings.WIN_DSR_GATE), true, "");
+    }
+
+    /**
      * @throws io.winproxy.dsr.DsrConfigurationException when {@code --enable-dsr} cannot be honoured (the
      *                                                    {@code WinDSR} gate is off, or HNS lacks DSR)
      */

@@ -18,6 +18,7 @@ import io.winproxy.agent.kube.NodeMapper;
 import io.winproxy.agent.kube.ServiceMapper;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.agent.sync.HostMac;
 import io.winproxy.agent.sync.HostView;
 import io.winproxy.agent.sync.NodeIpUnknownException;
 import io.winproxy.agent.sync.NodeNetworkFactory;
@@ -51,7 +52,9 @@ import java.util.stream.Collectors;
  * through the agent's mappers into the policy, an HNS host (the node's real HNS with an explicit
  * {@code --hns windows}, the emulated host of {@code --hns-state}, or a fresh
  * emulated network built from the Nodes) observed through the dataplane, the desired state and the plan. Nothing is
- * written: the emulated state file is only read and the ownership journal is never flushed.
+ * written: the emulated state file is only read and the ownership journal is never flushed. On the node's real HNS
+ * the host MAC is looked up as the agent does (so the overlay ClusterIP endpoints are planned); a fresh emulated
+ * network gets a host endpoint that serves as the root endpoint unless {@code --root-hnsendpoint-name} is given.
  *
  * @param fromHnsState true when the host came from {@code --hns-state} or {@code --hns windows} (the trace then
  *                     follows what HNS holds)
@@ -75,6 +78,8 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         if (!flags.isSet("--hostname-override")) {
             flags.set("--hostname-override", defaultNode(set));
         }
+        // Flag and gate errors (e.g. --enable-dsr with WinDSR=false) fail before any host is built or logged about.
+        LoadBalancerFeatures.checkGates(ConfigResolver.resolve(flags, context.env()));
         List<String> warnings = new ArrayList<>();
         NodeMapper nodeMapper = new NodeMapper(warnings::add);
         ServiceMapper serviceMapper = new ServiceMapper(warnings::add);
@@ -131,6 +136,12 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
             if (!flags.isSet("--network-name")) {
                 flags.set("--network-name", networkName);
             }
+            if (!flags.isSet("--root-hnsendpoint-name")) {
+                // The fresh host's own endpoint in the pod network (the second address of this node's pod CIDR,
+                // like the CNI's host endpoint) is the root endpoint health-check load balancers forward to.
+                DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(ip -> flags.set("--root-hnsendpoint-name",
+                        emulated.ensureHostEndpoint(sourceVip.isEmpty() ? ip : sourceVip).name()));
+            }
         }
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         LoggingSetup.configure(config.logging());
@@ -151,8 +162,8 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                 ? "" : config.bindAddress();
         VfpPolicyEngine engine = new VfpPolicyEngine(
                 new PolicyCalculator(policyConfig, LoadBalancerFeatures.of(config, caps)),
-                NodeNetworkFactory.withoutHostMac(config.hostnameOverride(), config.sourceVip(),
-                        config.rootHnsEndpointName(), nodeIp), AgentMetrics.NOOP, Instant.EPOCH);
+                new NodeNetworkFactory(config.hostnameOverride(), config.sourceVip(), config.rootHnsEndpointName(),
+                        nodeIp, realHns ? HostMac::of : ip -> ""), AgentMetrics.NOOP, Instant.EPOCH);
         nodes.stream().filter(n -> n.name().equals(config.hostnameOverride())).findFirst()
                 .ifPresent(engine::onNode);
         services.forEach(s -> engine.onService(null, s));

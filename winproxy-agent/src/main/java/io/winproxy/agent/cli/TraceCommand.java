@@ -144,7 +144,8 @@ public final class TraceCommand implements Callable<Integer> {
     private static String text(Packet packet, TraceResult result) {
         StringBuilder out = new StringBuilder();
         out.append(packet.protocol()).append(' ').append(packet.sourceIp()).append(" -> ")
-                .append(packet.destinationIp()).append(':').append(packet.destinationPort()).append(": ")
+                .append(packet.destinationIp().contains(":") ? "[" + packet.destinationIp() + "]"
+                        : packet.destinationIp()).append(':').append(packet.destinationPort()).append(": ")
                 .append(result.verdict().jsonName()).append('\n');
         if (result.desiredLoadBalancer() != null) {
             out.append("  load balancer: ").append(result.desiredLoadBalancer().key()).append(" (")

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -69,6 +71,121 @@ class PlanAndTraceGoldenTest {
         JsonNode actual = run("trace", "--manifests", SyncCluster.dir().toString(), "--hostname-override=win-a",
                 "--src", "10.244.1.9", "--dst", "10.96.0.99:80", "-o", "json");
         assertThat(withoutExplanation(actual)).isEqualTo(withoutExplanation(golden("traceUnknownVipHasNoPolicy")));
+    }
+
+    private static JsonNode shapes(String... args) throws IOException {
+        String[] all = new String[args.length + 3];
+        all[0] = args[0];
+        all[1] = "--manifests";
+        all[2] = SyncCluster.shapes().toString();
+        all[3] = "--hostname-override=win-a";
+        System.arraycopy(args, 1, all, 4, args.length - 1);
+        return run(all);
+    }
+
+    private static void assertTrace(JsonNode actual, String golden) throws IOException {
+        assertThat(withoutExplanation(actual)).isEqualTo(withoutExplanation(golden(golden)));
+    }
+
+    @Test
+    void planShapesOverlayWithHealthCheckVip() throws IOException {
+        assertThat(shapes("plan", "--forward-healthcheck-vip", "-o", "json"))
+                .isEqualTo(golden("planShapesOverlayWithHealthCheckVip"));
+    }
+
+    @Test
+    void planShapesOverlayWithDsr() throws IOException {
+        assertThat(shapes("plan", "--forward-healthcheck-vip", "--enable-dsr", "-o", "json"))
+                .isEqualTo(golden("planShapesOverlayWithDsr"));
+    }
+
+    @Test
+    void planShapesL2BridgeDualStackWithHealthCheckVip() throws IOException {
+        assertThat(shapes("plan", "--emulated-network-type", "l2bridge", "--forward-healthcheck-vip", "-o", "json"))
+                .isEqualTo(golden("planShapesL2BridgeDualStackWithHealthCheckVip"));
+    }
+
+    @Test
+    void planShapesL2BridgeWithDsr() throws IOException {
+        assertThat(shapes("plan", "--emulated-network-type", "l2bridge", "--enable-dsr", "-o", "json"))
+                .isEqualTo(golden("planShapesL2BridgeWithDsr"));
+    }
+
+    @Test
+    void everyBadInputIsAWarningNamingItsObjectAndTheOtherServicesAreProgrammed() throws IOException {
+        JsonNode plan = shapes("plan", "-o", "json");
+        List<String> warned = new ArrayList<>();
+        plan.get("warnings").forEach(w -> warned.add(w.get("kind").asText() + " " + w.get("namespace").asText()
+                + "/" + w.get("name").asText() + " " + w.get("reason").asText()));
+        assertThat(warned).contains("Service bad/sctp UnsupportedProtocol", "Service bad/port-zero InvalidServicePort",
+                "Service bad/bad-ip InvalidClusterIP", "EndpointSlice bad/mixed-fqdn UnsupportedAddressType",
+                "EndpointSlice bad/mixed-1 InvalidEndpointAddress", "EndpointSlice bad/mixed-1 DuplicateEndpoint",
+                "Service bad/v6-only IPFamilyNotSupported", "Service default/api SessionAffinityTimeoutIgnored");
+        List<String> services = new ArrayList<>();
+        plan.get("loadBalancers").forEach(lb -> services.add(lb.get("service").asText()));
+        assertThat(services).contains("bad/mixed", "default/api", "default/web", "default/ext", "default/dual",
+                "default/drain", "default/zonal", "shop/storefront", "shop/gateway")
+                .doesNotContain("bad/sctp", "bad/port-zero", "bad/bad-ip", "bad/v6-only");
+    }
+
+    @Test
+    void withBothTrafficPoliciesLocalThePodOnTheOtherNodeGetsNoRemoteEndpoint() throws IOException {
+        JsonNode plan = shapes("plan", "--enable-dsr", "-o", "json");
+        List<String> remotes = new ArrayList<>();
+        plan.get("remoteEndpoints").forEach(ep -> remotes.add(ep.get("ip").asText()));
+        assertThat(remotes).contains("10.244.2.50").doesNotContain("10.244.2.100");
+        plan.get("loadBalancers").forEach(lb -> {
+            if (lb.get("service").asText().equals("shop/local-only")) {
+                assertThat(lb.get("backends").toString()).as(lb.toString()).isEqualTo("[\"10.244.1.100\"]");
+                assertThat(lb.get("dsr").asBoolean()).as(lb.toString()).isTrue();
+            }
+        });
+    }
+
+    @Test
+    void traceEtpLocalIngressReturnsDirectlyFromTheLocalBackend() throws IOException {
+        assertTrace(shapes("trace", "--src", "203.0.113.7", "--dst", "203.0.113.50:443", "-o", "json"),
+                "traceEtpLocalIngressReturnsDirectlyFromTheLocalBackend");
+    }
+
+    @Test
+    void traceHealthCheckVipReachesTheHost() throws IOException {
+        assertTrace(shapes("trace", "--forward-healthcheck-vip", "--src", "203.0.113.7", "--dst",
+                "203.0.113.50:32000", "-o", "json"), "traceHealthCheckVipReachesTheHost");
+    }
+
+    @Test
+    void tracePreserveDestinationIngressIsDsr() throws IOException {
+        assertTrace(shapes("trace", "--src", "203.0.113.7", "--dst", "203.0.113.60:80", "-o", "json"),
+                "tracePreserveDestinationIngressIsDsr");
+    }
+
+    @Test
+    void traceExternalIpUdpIsSourceNatted() throws IOException {
+        assertTrace(shapes("trace", "--protocol", "UDP", "--src", "203.0.113.7", "--dst", "198.51.100.40:53", "-o",
+                "json"), "traceExternalIpUdpIsSourceNatted");
+    }
+
+    @Test
+    void traceIpv6ClusterIpOnL2Bridge() throws IOException {
+        assertTrace(shapes("trace", "--emulated-network-type", "l2bridge", "--src", "fd00:10:244:1::99", "--dst",
+                "[fd00:96::70]:80", "-o", "json"), "traceIpv6ClusterIpOnL2Bridge");
+    }
+
+    @Test
+    void traceClusterIpWithDsrAndClientIpAffinity() throws IOException {
+        assertTrace(shapes("trace", "--enable-dsr", "--src", "10.244.1.9", "--dst", "10.96.0.20:80", "-o", "json"),
+                "traceClusterIpWithDsrAndClientIpAffinity");
+    }
+
+    @Test
+    void theGateErrorIsOneLineWithExitCode2() {
+        CliRunner.Result r = CliRunner.run("plan", "--manifests", SyncCluster.shapes().toString(),
+                "--hostname-override=win-a", "--enable-dsr", "--feature-gates=WinDSR=false");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("WinDSR");
+        assertThat(r.out()).isEmpty();
     }
 
     @Test
