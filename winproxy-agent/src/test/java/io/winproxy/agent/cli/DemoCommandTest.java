@@ -59,4 +59,26 @@ class DemoCommandTest {
         host.stateDir = Path.of("/srv/state");
         assertThat(host.stateDir(Map.of())).isEqualTo(Path.of("/srv/state"));
     }
+
+    @Test
+    void apiOnlyWithoutAStateFileOrWithOnceIsOneUsageLineAndExit2() {
+        CliRunner.Result noState = CliRunner.run("demo", "--api-only");
+        assertThat(noState.exitCode()).isEqualTo(2);
+        assertThat(noState.errLines()).isEqualTo(1);
+        assertThat(noState.err()).startsWith("winproxy: --api-only: give --hns-state FILE");
+
+        CliRunner.Result once = CliRunner.run("demo", "--api-only", "--once", "--hns-state", "/tmp/x.json");
+        assertThat(once.exitCode()).isEqualTo(2);
+        assertThat(once.err()).startsWith("winproxy: --api-only: cannot be combined with --once");
+    }
+
+    @Test
+    void everySubcommandAnswersHelp() {
+        for (String command : List.of("demo", "cleanup", "plan", "trace", "version")) {
+            CliRunner.Result r = CliRunner.run(command, "--help");
+            assertThat(r.exitCode()).as(command).isZero();
+            assertThat(r.out()).as(command).startsWith("Usage: winproxy " + command);
+        }
+        assertThat(CliRunner.run("hns", "delete", "--help").out()).startsWith("Usage: winproxy hns delete");
+    }
 }
