@@ -5,8 +5,8 @@ import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoCluster;
+import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.ExampleCluster;
-import io.winproxy.agent.kube.NodeMapper;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.EmulatedHost;
@@ -17,7 +17,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -60,6 +59,19 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--once", description = "Exit after the first successful sync.")
     boolean once;
 
+    @Option(names = "--api-port", paramLabel = "PORT",
+            description = "Loopback port of the embedded API server (default: 0, a free port).")
+    int apiPort;
+
+    @Option(names = "--write-kubeconfig", paramLabel = "FILE",
+            description = "Write a kubeconfig for the embedded API server to FILE, for a proxy started separately.")
+    Path writeKubeconfig;
+
+    @Option(names = "--api-only",
+            description = "Run only the embedded API, the manifests follower and the emulated host in --hns-state "
+                    + "FILE; start the proxy (the root command) yourself in another terminal.")
+    boolean apiOnly;
+
     @Option(names = "--once-timeout", paramLabel = "SECONDS", hidden = true,
             description = "How long --once waits for a successful sync (default: 60).")
     long onceTimeoutSeconds = 60;
@@ -71,6 +83,16 @@ public final class DemoCommand implements Callable<Integer> {
         }
         CliContext context = root.context();
         PrintStream out = context.out();
+        if (apiOnly) {
+            if (once) {
+                throw new UsageException("--api-only: cannot be combined with --once (nothing would be programmed)");
+            }
+            if (host.hnsState().isEmpty()) {
+                throw new UsageException("--api-only: give --hns-state FILE, the emulated host the proxy in the "
+                        + "other terminal will share");
+            }
+            return new ApiOnlyDemo(context, flags, host).run(manifests, apiPort, writeKubeconfig);
+        }
         if (!flags.isSet("--healthz-bind-address")) {
             flags.set("--healthz-bind-address", "127.0.0.1:10256");
         }
@@ -81,19 +103,20 @@ public final class DemoCommand implements Callable<Integer> {
             flags.set("--iptables-min-sync-period", "1s");
         }
 
-        DemoCluster cluster = DemoCluster.start(manifests, 0, !once);
+        DemoCluster cluster = DemoCluster.start(manifests, apiPort, !once);
         ProxyAgent agent = null;
         try {
-            List<NodeInfo> nodes = new ArrayList<>();
-            NodeMapper nodeMapper = new NodeMapper();
-            cluster.client().nodes().list().getItems().forEach(n -> nodeMapper.map(n).ifPresent(nodes::add));
-            String nodeName = nodeName(nodes);
+            List<NodeInfo> nodes = EmulatedHostFollower.nodes(cluster.client());
+            String nodeName = nodeName(flags, nodes);
             flags.set("--hostname-override", nodeName);
+            if (writeKubeconfig != null) {
+                DemoKubeconfig.write(writeKubeconfig, cluster.apiUrl());
+            }
 
             HnsEmulator hns = host.hnsState().map(p -> HnsEmulator.builder().stateFile(p).build())
                     .orElseGet(HnsEmulator::inMemory);
             EmulatedHost emulated = new EmulatedHost(hns, EmulatedCluster.networkType(host.emulatedNetworkType()),
-                    flags.get("--network-name").orElse(null), nodeName);
+                    networkName(flags, context.env()), nodeName);
             EmulatedCluster.syncNetwork(emulated, nodes);
             if (!flags.isSet("--network-name")) {
                 flags.set("--network-name", emulated.networkName());
@@ -107,7 +130,7 @@ public final class DemoCommand implements Callable<Integer> {
             ProxyConfig config = ConfigResolver.resolve(flags, context.env());
             LoggingSetup.configure(config.logging());
             config.warnings().forEach(w -> logger.warn("{}", w));
-            Path stateDir = host.stateDirGiven() ? host.stateDir(context.env())
+            Path stateDir = host.stateDirGiven() || host.hnsState().isPresent() ? host.stateDir(context.env())
                     : Files.createTempDirectory("winproxy-demo-state");
 
             CountDownLatch firstSuccess = new CountDownLatch(1);
@@ -155,16 +178,32 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private String nodeName(List<NodeInfo> nodes) {
+    /**
+     * This node: {@code --hostname-override} (lower-cased), else win-node-1 when present, else the first Node.
+     *
+     * @throws UsageException when the given name is not one of the manifests' Nodes (nothing could be programmed)
+     */
+    static String nodeName(ProxyFlags flags, List<NodeInfo> nodes) {
         Optional<String> given = flags.get("--hostname-override").map(s -> s.trim().toLowerCase(Locale.ROOT));
+        List<String> known = nodes.stream().map(NodeInfo::name).toList();
         if (given.isPresent() && !given.get().isEmpty()) {
+            if (!known.isEmpty() && !known.contains(given.get())) {
+                throw new UsageException("--hostname-override: no Node " + given.get() + " in the manifests (Nodes: "
+                        + String.join(", ", known) + ")");
+            }
             return given.get();
         }
-        List<String> names = nodes.stream().map(NodeInfo::name).toList();
-        if (names.isEmpty() || names.contains(ExampleCluster.defaultNodeName())) {
+        if (known.isEmpty() || known.contains(ExampleCluster.defaultNodeName())) {
             return ExampleCluster.defaultNodeName();
         }
-        return names.get(0);
+        return known.get(0);
+    }
+
+    /** The emulated network's name: --network-name, else env KUBE_NETWORK (as the proxy reads it), else none. */
+    static String networkName(ProxyFlags flags, java.util.Map<String, String> env) {
+        return flags.get("--network-name").filter(n -> !n.isBlank())
+                .or(() -> Optional.ofNullable(env.get("KUBE_NETWORK")).filter(n -> !n.isBlank()))
+                .orElse(null);
     }
 
     /** The overlay source VIP the demo's CNI reserves: address .2 of this node's IPv4 pod CIDR. */

@@ -31,8 +31,8 @@ public final class HnsHostOptions {
     Path hnsState;
 
     @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "Where the ownership journal is kept. Default: %%ProgramData%%\\winproxy on Windows, "
-                    + "/var/lib/winproxy elsewhere.")
+            description = "Where the ownership journal is kept. Default: FILE.winproxy beside --hns-state FILE; "
+                    + "else %%ProgramData%%\\winproxy on Windows, /var/lib/winproxy elsewhere.")
     Path stateDir;
 
     @Option(names = "--emulated-network-type", paramLabel = "overlay|l2bridge",
@@ -64,10 +64,17 @@ public final class HnsHostOptions {
         return emulatedNetworkType == null ? NetworkKind.overlay : emulatedNetworkType;
     }
 
-    /** The state directory: the flag, else {@code %ProgramData%\winproxy} on Windows, else /var/lib/winproxy. */
+    /**
+     * The state directory: the flag; else, with {@code --hns-state FILE}, the directory {@code FILE.winproxy} beside
+     * it (the journal belongs to that emulated host, so every command naming the file finds it); else
+     * {@code %ProgramData%\winproxy} on Windows, else /var/lib/winproxy.
+     */
     public Path stateDir(Map<String, String> env) {
         if (stateDir != null) {
             return stateDir;
+        }
+        if (hnsState != null && effectiveHns() == HnsKind.emulated) {
+            return hnsState.resolveSibling(hnsState.getFileName() + ".winproxy");
         }
         if (isWindows()) {
             String programData = env.getOrDefault("ProgramData", "C:\\ProgramData");

@@ -22,13 +22,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Mixin;
 
 /**
  * {@code winproxy [kube-proxy flags]}: runs the proxy until SIGTERM / Ctrl+C. {@code --write-config-to} writes the
  * effective configuration and exits; {@code --cleanup} is the {@code cleanup} command.
  */
-@Command(name = "winproxy", mixinStandardHelpOptions = true, versionProvider = VersionCommand.Provider.class,
+@Command(name = "winproxy", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
+        versionProvider = VersionCommand.Provider.class,
         description = "A drop-in replacement for kube-proxy's Windows kernelspace mode.",
         subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class, HnsCommand.class,
                 CleanupCommand.class, VersionCommand.class})

@@ -199,7 +199,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             report(snapshot, plan, result);
             SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took);
-            if (result.changed() || !result.complete()) {
+            // The first sync is always reported: after a restart its "0 created ... 0 deleted" is the proof of adoption.
+            if (result.changed() || !result.complete() || sequence == 1) {
                 logger.info("Sync {}: {} created, {} modified, {} deleted, {} adopted, {} failed, {} deferred in {} ms",
                         sequence, result.created(), result.modified(), result.deleted(), result.adopted(),
                         result.failures().size(), result.deferred().size(), took.toMillis());
