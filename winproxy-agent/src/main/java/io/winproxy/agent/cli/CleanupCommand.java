@@ -33,7 +33,7 @@ public final class CleanupCommand implements Callable<Integer> {
 
     static int cleanup(CliContext context, HnsHostOptions host, boolean all) {
         OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
-        HnsCleanup.Report report = new HnsCleanup(host.open(), journal).run(all);
+        HnsCleanup.Report report = new HnsCleanup(host.openExisting(), journal).run(all);
         context.out().printf("Removed %d load balancer(s) and %d remote endpoint(s).%n",
                 report.deletedLoadBalancers().size(), report.deletedRemoteEndpoints().size());
         print(context, "Left %d unowned load balancer(s)%s", report.unownedLoadBalancers(),

@@ -119,4 +119,15 @@ class CleanupCommandTest {
         assertThat(r.out()).contains(unownedLb);
         assertThat(reopen().listLoadBalancerIds()).as("plan changes nothing").hasSize(2);
     }
+
+    @Test
+    void cleanupOfAMissingStateFileIsAUsageErrorAndCreatesNoHost() {
+        Path missing = dir.resolve("typo.json");
+        CliRunner.Result r = CliRunner.run("cleanup", "--hns-state", missing.toString(), "--state-dir",
+                dir.resolve("state").toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).contains("--hns-state").doesNotContain("\n");
+        assertThat(missing).doesNotExist();
+    }
 }
