@@ -119,8 +119,10 @@ public final class ProxyAgent implements AutoCloseable {
         UnaryOperator<String> hostMacOf = setup.hns() instanceof HnsEmulator ? ip -> "" : HostMac::of;
         NodeNetworkFactory nodeNetworks = new NodeNetworkFactory(nodeName, config.sourceVip(),
                 config.rootHnsEndpointName(), nodeIpOverride(config.bindAddress()), hostMacOf);
+        // Health and metrics report IPv4 until the first sync; from then on the families each sync decides (IPv6 too
+        // when HNS supports dual-stack, the network is not overlay and the node has an IPv6 address).
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(policyConfig, setup.features()),
-                nodeNetworks, metrics, Instant.now());
+                nodeNetworks, metrics, Instant.now(), caps.ipv6DualStack());
         scheduler = new ExecutorScheduler("winproxy-sync");
         loop = new ProxySyncLoop(engine, dataplane, health, serviceHealth, metrics, events, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),

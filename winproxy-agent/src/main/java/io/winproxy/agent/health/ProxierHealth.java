@@ -70,6 +70,15 @@ public final class ProxierHealth {
         lastUpdated.put(family, clock.instant());
     }
 
+    /**
+     * The agent stopped running {@code family} (a dual-stack node lost its IPv6 address): its state is dropped, so
+     * it neither appears in {@code status} nor can turn the proxier unhealthy. Upstream never drops a family.
+     */
+    public synchronized void forget(IpFamily family) {
+        oldestPendingQueued.remove(Objects.requireNonNull(family, "family"));
+        lastUpdated.remove(family);
+    }
+
     /** The current state of this node's Node object; {@code null} when it was deleted. */
     public synchronized void syncNode(NodeInfo node) {
         this.node = node;

@@ -82,6 +82,11 @@ public final class ProxyHealthServer implements AutoCloseable {
         health.updated(family);
     }
 
+    /** The agent no longer runs {@code family} (the node lost its address of that family); drops its entry. */
+    public void forget(IpFamily family) {
+        health.forget(family);
+    }
+
     /** The latest state of this node's Node object; {@code null} once it is deleted. */
     public void syncNode(NodeInfo node) {
         health.syncNode(node);

@@ -62,7 +62,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private final AgentMetrics metrics;
     private final EventRecorder events;
     private final Clock clock;
-    private final List<IpFamily> families;
+    /** The IP families reported; the policy decides them on every successful sync (see {@link PolicySnapshot}). */
+    private volatile List<IpFamily> families;
     private final String nodeName;
     private final BoundedFrequencyRunner runner;
     private final Consumer<SyncReport> onSync;
@@ -76,6 +77,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
 
     /**
      * @param serviceHealth may be null (no per-service health check servers, e.g. in {@code plan})
+     * @param families      the IP families reported until the first successful sync; from then on each sync's
+     *                      {@link PolicySnapshot#families()}
      * @param onSync        called on the sync thread after every sync that reached HNS
      */
     public ProxySyncLoop(PolicyEngine policy, HnsDataplane dataplane, ProxyHealthServer health,
@@ -262,13 +265,30 @@ public final class ProxySyncLoop implements ClusterEventHandler {
 
     private void report(PolicySnapshot snapshot, Plan plan, ApplyResult result) {
         Instant now = clock.instant();
+        List<IpFamily> previous = families;
+        families = snapshot.families();
+        if (!families.equals(previous)) {
+            logger.info("Reporting IP families {} (was {})", families, previous);
+            for (IpFamily family : previous) {
+                if (!families.contains(family)) {
+                    health.forget(family);
+                }
+            }
+            // A family that starts now gets the last-queued stamp upstream's per-family SyncLoop sets at its start.
+            for (IpFamily family : families) {
+                if (!previous.contains(family)) {
+                    metrics.queuedTimestamp(family, now);
+                }
+            }
+        }
         for (IpFamily family : families) {
             health.updated(family);
             metrics.syncTimestamp(family, now);
-            metrics.noLocalEndpoints(family, snapshot.noLocalInternal(), snapshot.noLocalExternal());
-        }
-        for (Instant trigger : snapshot.triggerTimes()) {
-            metrics.observeNetworkProgrammingLatency(families.get(0), Duration.between(trigger, now));
+            PolicySnapshot.NoLocalEndpoints noLocal = snapshot.noLocalByFamily().get(family);
+            metrics.noLocalEndpoints(family, noLocal.internal(), noLocal.external());
+            for (Instant trigger : snapshot.triggerTimesByFamily().get(family)) {
+                metrics.observeNetworkProgrammingLatency(family, Duration.between(trigger, now));
+            }
         }
         if (serviceHealth != null) {
             serviceHealth.syncServices(snapshot.healthCheckNodePorts());

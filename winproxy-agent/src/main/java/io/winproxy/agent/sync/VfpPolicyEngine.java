@@ -2,9 +2,12 @@ package io.winproxy.agent.sync;
 
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.policy.desired.DesiredState;
+import io.winproxy.policy.desired.NetworkType;
 import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.desired.PolicyCalculator;
+import io.winproxy.policy.model.EndpointInfo;
 import io.winproxy.policy.model.EndpointSliceInfo;
+import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import io.winproxy.policy.model.ServicePortInfo;
@@ -18,12 +21,22 @@ import io.winproxy.policy.tracking.ProxyState;
 import io.winproxy.policy.tracking.ServiceChangeTracker;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * {@link PolicyEngine} over vfp-policy: kube-proxy's change trackers (fed from informer threads), one
  * {@link ProxyState} and {@link PolicyCalculator} owned by the sync thread, and the {@link PlanCalculator}.
+ *
+ * <p>IP families (winkernel-semantics.md §1.3): each {@link #compute} decides the family set health and metrics
+ * report. The node is dual-stack when HNS supports IPv6 dual-stack, the network is not overlay and the node has an
+ * IPv6 address ({@link NodeNetwork#nodeIp(IpFamily)}: the Node's InternalIPs or {@code --bind-address}); the set is
+ * then IPv4 and IPv6, else IPv4 alone. It is decided per sync because the Node (and its addresses) may arrive or
+ * change after start-up.
  */
 public final class VfpPolicyEngine implements PolicyEngine {
     private final ServiceChangeTracker serviceChanges = new ServiceChangeTracker();
@@ -32,11 +45,23 @@ public final class VfpPolicyEngine implements PolicyEngine {
     private final PolicyCalculator calculator;
     private final NodeNetworkFactory nodeNetworks;
     private final AgentMetrics metrics;
+    private final boolean ipv6DualStackSupported;
     private volatile NodeInfo node;
     private NodeNetwork lastNodeNetwork;
 
+    /** A single-stack engine: health and metrics report IPv4 only (read-only tools, tests). */
     public VfpPolicyEngine(PolicyCalculator calculator, NodeNetworkFactory nodeNetworks, AgentMetrics metrics,
                            Instant startTime) {
+        this(calculator, nodeNetworks, metrics, startTime, false);
+    }
+
+    /**
+     * @param ipv6DualStackSupported HNS's {@code IPv6DualStack} capability (HNS 11.10 or later); false keeps the
+     *                               agent single-stack (IPv4) whatever the node's addresses
+     */
+    public VfpPolicyEngine(PolicyCalculator calculator, NodeNetworkFactory nodeNetworks, AgentMetrics metrics,
+                           Instant startTime, boolean ipv6DualStackSupported) {
+        this.ipv6DualStackSupported = ipv6DualStackSupported;
         this.calculator = Objects.requireNonNull(calculator);
         this.nodeNetworks = Objects.requireNonNull(nodeNetworks);
         this.metrics = Objects.requireNonNull(metrics);
@@ -72,25 +97,83 @@ public final class VfpPolicyEngine implements PolicyEngine {
         NodeNetwork network = nodeNetworks.build(host, node);
         lastNodeNetwork = network;
         DesiredState desired = calculator.calculate(state, network);
+        List<IpFamily> families = families(network);
+        boolean dualStack = families.size() > 1;
         List<Instant> triggers = new ArrayList<>();
-        changes.lastChangeTriggerTimes().values().forEach(triggers::addAll);
+        Map<IpFamily, List<Instant>> triggersByFamily = new EnumMap<>(IpFamily.class);
+        changes.lastChangeTriggerTimes().forEach((serviceKey, times) -> {
+            triggers.addAll(times);
+            for (IpFamily family : dualStack ? familiesOf(serviceKey, families) : List.of(families.get(0))) {
+                triggersByFamily.computeIfAbsent(family, f -> new ArrayList<>()).addAll(times);
+            }
+        });
         int noLocalInternal = 0;
         int noLocalExternal = 0;
+        Map<IpFamily, int[]> noLocal = new EnumMap<>(IpFamily.class);
         for (ServicePortInfo service : state.services().asMap().values()) {
-            boolean hasLocal = state.endpoints().get(service.name()).stream()
-                    .anyMatch(ep -> ep.local() && ep.ready());
-            if (hasLocal) {
+            List<EndpointInfo> endpoints = state.endpoints().get(service.name());
+            boolean hasLocal = endpoints.stream().anyMatch(ep -> ep.local() && ep.ready());
+            if (!hasLocal) {
+                if (service.internalPolicyLocal()) {
+                    noLocalInternal++;
+                }
+                if (service.externalPolicyLocal() && service.externallyAccessible()) {
+                    noLocalExternal++;
+                }
+            }
+            if (!dualStack) {
                 continue;
             }
-            if (service.internalPolicyLocal()) {
-                noLocalInternal++;
-            }
-            if (service.externalPolicyLocal() && service.externallyAccessible()) {
-                noLocalExternal++;
+            // As two single-stack proxiers: each family sees only its own ports and endpoints.
+            for (IpFamily family : service.families()) {
+                if (!families.contains(family) || endpoints.stream()
+                        .anyMatch(ep -> ep.local() && ep.ready() && IpFamily.of(ep.ip()) == family)) {
+                    continue;
+                }
+                int[] counts = noLocal.computeIfAbsent(family, f -> new int[2]);
+                if (service.internalPolicyLocal()) {
+                    counts[0]++;
+                }
+                if (service.externalPolicyLocal() && service.externallyAccessible()) {
+                    counts[1]++;
+                }
             }
         }
+        Map<IpFamily, PolicySnapshot.NoLocalEndpoints> noLocalByFamily = new EnumMap<>(IpFamily.class);
+        if (dualStack) {
+            noLocal.forEach((family, c) -> noLocalByFamily.put(family, new PolicySnapshot.NoLocalEndpoints(c[0], c[1])));
+        } else {
+            noLocalByFamily.put(families.get(0), new PolicySnapshot.NoLocalEndpoints(noLocalInternal, noLocalExternal));
+        }
         return new PolicySnapshot(desired, state.services().healthCheckNodePorts(),
-                state.endpoints().localReadyEndpoints(), triggers, noLocalInternal, noLocalExternal);
+                state.endpoints().localReadyEndpoints(), triggers, noLocalInternal, noLocalExternal, families,
+                noLocalByFamily, triggersByFamily);
+    }
+
+    /**
+     * The IP families of this sync: IPv4 and IPv6 when HNS supports dual-stack, the network is not overlay and the
+     * node has an IPv6 address; else IPv4 alone (single-stack winproxy always reported IPv4).
+     */
+    List<IpFamily> families(NodeNetwork network) {
+        if (ipv6DualStackSupported && network.networkType() != NetworkType.OVERLAY
+                && !network.nodeIp(IpFamily.IPV6).isEmpty()) {
+            return List.of(IpFamily.IPV4, IpFamily.IPV6);
+        }
+        return List.of(IpFamily.IPV4);
+    }
+
+    /**
+     * The families among {@code active} of the Service "ns/name" after this sync's changes; a Service that is gone
+     * (or serves no active family) counts under the first active family.
+     */
+    private List<IpFamily> familiesOf(String serviceKey, List<IpFamily> active) {
+        Set<IpFamily> result = EnumSet.noneOf(IpFamily.class);
+        for (ServicePortInfo service : state.services().asMap().values()) {
+            if (service.serviceKey().equals(serviceKey)) {
+                service.families().stream().filter(active::contains).forEach(result::add);
+            }
+        }
+        return result.isEmpty() ? List.of(active.get(0)) : List.copyOf(result);
     }
 
     @Override

@@ -114,4 +114,18 @@ class ProxierHealthTest {
     static NodeInfo node(boolean beingDeleted, List<String> taints) {
         return new NodeInfo("node-a", null, null, null, null, beingDeleted, taints);
     }
+
+    @Test
+    void aForgottenFamilyLeavesTheStatusAndCannotMakeTheProxierLate() {
+        health.updated(IpFamily.IPV4);
+        health.updated(IpFamily.IPV6);
+        health.queued(IpFamily.IPV6);
+        clock.step(Duration.ofSeconds(10));
+        assertThat(health.isHealthy()).isFalse();
+
+        health.forget(IpFamily.IPV6);
+
+        assertThat(health.health().status()).containsOnlyKeys(IpFamily.IPV4);
+        assertThat(health.isHealthy()).isTrue();
+    }
 }

@@ -8,9 +8,11 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.IpConfiguration;
 import io.winproxy.policy.desired.NetworkType;
+import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
+import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import java.time.Instant;
@@ -88,5 +90,44 @@ class VfpPolicyEngineTest {
         engine.onService(null, local("a", null, null, "ClusterIP", 0, 0));
         assertThatThrownBy(() -> engine.compute(HOST)).isInstanceOf(NodeIpUnknownException.class)
                 .hasMessageContaining("win-a");
+    }
+
+    private static VfpPolicyEngine engine(boolean hnsDualStack) {
+        return new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
+                NodeNetworkFactory.withoutHostMac("win-a", "10.0.0.99", "cbr0", ""), AgentMetrics.NOOP,
+                Instant.EPOCH, hnsDualStack);
+    }
+
+    private static NodeNetwork network(NetworkType type, String... nodeIps) {
+        NodeNetwork.Builder b = NodeNetwork.builder(type, "win-a").networkName("cbr0");
+        for (String ip : nodeIps) {
+            b.nodeIp(ip);
+        }
+        return b.build();
+    }
+
+    @Test
+    void theNodeIsDualStackOnlyWithHnsSupportANonOverlayNetworkAndAnIpv6NodeAddress() {
+        List<IpFamily> both = List.of(IpFamily.IPV4, IpFamily.IPV6);
+        List<IpFamily> ipv4 = List.of(IpFamily.IPV4);
+        assertThat(engine(true).families(network(NetworkType.L2BRIDGE, "192.168.1.11", "fd00::11"))).isEqualTo(both);
+        assertThat(engine(true).families(network(NetworkType.L2BRIDGE, "fd00::11"))).isEqualTo(both);
+        assertThat(engine(true).families(network(NetworkType.L2BRIDGE, "192.168.1.11"))).isEqualTo(ipv4);
+        assertThat(engine(true).families(network(NetworkType.OVERLAY, "192.168.1.11", "fd00::11"))).isEqualTo(ipv4);
+        assertThat(engine(false).families(network(NetworkType.L2BRIDGE, "192.168.1.11", "fd00::11")))
+                .isEqualTo(ipv4);
+    }
+
+    @Test
+    void aSingleStackSnapshotCarriesItsCountsUnderIpv4Only() {
+        engine.onNode(THIS_NODE);
+        engine.onService(null, local("itp", "Local", null, "ClusterIP", 0, 0));
+
+        PolicySnapshot snapshot = engine.compute(HOST);
+
+        assertThat(snapshot.families()).containsExactly(IpFamily.IPV4);
+        assertThat(snapshot.dualStack()).isFalse();
+        assertThat(snapshot.noLocalByFamily())
+                .containsExactly(Map.entry(IpFamily.IPV4, new PolicySnapshot.NoLocalEndpoints(1, 0)));
     }
 }
