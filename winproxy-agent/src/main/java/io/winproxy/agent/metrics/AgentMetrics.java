@@ -56,6 +56,14 @@ public interface AgentMetrics {
     default void noLocalEndpoints(IpFamily family, int internal, int external) {
     }
 
+    /**
+     * The agent stopped running {@code family} (a dual-stack node lost its IPv6 address): the family's gauges
+     * (last sync and last queued timestamps, no-local-endpoint counts) are removed so that they do not go stale;
+     * its histograms keep their counts.
+     */
+    default void familyRemoved(IpFamily family) {
+    }
+
     /** The service change tracker received one update, no-ops included ({@code ..._service_changes_total}). */
     default void serviceChangeReceived() {
     }

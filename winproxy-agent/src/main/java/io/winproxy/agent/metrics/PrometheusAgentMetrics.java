@@ -150,6 +150,13 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
     }
 
     @Override
+    public void familyRemoved(IpFamily family) {
+        syncTimestamp.remove(family(family));
+        queuedTimestamp.remove(family(family));
+        noLocalEndpoints.remove(family);
+    }
+
+    @Override
     public void serviceChangeReceived() {
         serviceChangesTotal.inc();
     }
@@ -224,6 +231,10 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
 
         synchronized void set(IpFamily family, int internal, int external) {
             values.put(family, new int[] {internal, external});
+        }
+
+        synchronized void remove(IpFamily family) {
+            values.remove(family);
         }
 
         synchronized String exposition() {

@@ -272,6 +272,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             for (IpFamily family : previous) {
                 if (!families.contains(family)) {
                     health.forget(family);
+                    metrics.familyRemoved(family);
                 }
             }
             // A family that starts now gets the last-queued stamp upstream's per-family SyncLoop sets at its start.

@@ -113,6 +113,29 @@ class PrometheusAgentMetricsTest {
     }
 
     @Test
+    void aRemovedFamilyLosesItsGaugesButKeepsItsHistogramsAndTheOtherFamily() throws IOException {
+        for (IpFamily family : IpFamily.values()) {
+            metrics.syncTimestamp(family, Instant.parse("2024-05-01T10:00:00Z"));
+            metrics.queuedTimestamp(family, Instant.parse("2024-05-01T10:00:00Z"));
+            metrics.noLocalEndpoints(family, 1, 2);
+            metrics.syncDuration(family, Duration.ofMillis(3));
+        }
+
+        metrics.familyRemoved(IpFamily.IPV6);
+
+        Map<String, PrometheusTextParser.Family> families = scrape();
+        for (String gauge : List.of("kubeproxy_sync_proxy_rules_last_timestamp_seconds",
+                "kubeproxy_sync_proxy_rules_last_queued_timestamp_seconds",
+                "kubeproxy_sync_proxy_rules_no_local_endpoints_total")) {
+            assertThat(families.get(gauge).samples()).as(gauge).isNotEmpty()
+                    .allSatisfy(sample -> assertThat(sample.labels()).containsEntry("ip_family", "IPv4"));
+        }
+        assertThat(families.get("kubeproxy_sync_proxy_rules_duration_seconds")
+                .value("kubeproxy_sync_proxy_rules_duration_seconds_count", Map.of("ip_family", "IPv6")))
+                .isEqualTo(1);
+    }
+
+    @Test
     void changeTrackerMetricsCountAndReportPending() throws IOException {
         metrics.serviceChangeReceived();
         metrics.serviceChangeReceived();

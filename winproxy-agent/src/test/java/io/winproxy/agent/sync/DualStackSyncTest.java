@@ -142,6 +142,8 @@ class DualStackSyncTest {
         assertThat(reportedFamilies()).as("a family the agent no longer runs cannot go stale")
                 .containsExactly(IpFamily.IPV4);
         assertThat(health.health().health().healthy()).isTrue();
+        assertThat(metrics.removed).containsExactly(IpFamily.IPV6);
+        assertThat(metrics.syncTimestamps).containsOnlyKeys(IpFamily.IPV4);
     }
 
     @Test

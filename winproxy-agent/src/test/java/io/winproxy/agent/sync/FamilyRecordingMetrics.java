@@ -16,6 +16,15 @@ final class FamilyRecordingMetrics implements AgentMetrics {
     final Map<IpFamily, Instant> queuedTimestamps = new ConcurrentHashMap<>();
     final Map<IpFamily, List<Duration>> latencies = new ConcurrentHashMap<>();
     final Map<IpFamily, List<Integer>> noLocal = new ConcurrentHashMap<>();
+    final List<IpFamily> removed = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void familyRemoved(IpFamily family) {
+        removed.add(family);
+        syncTimestamps.remove(family);
+        queuedTimestamps.remove(family);
+        noLocal.remove(family);
+    }
 
     @Override
     public void syncDuration(IpFamily family, Duration duration) {
