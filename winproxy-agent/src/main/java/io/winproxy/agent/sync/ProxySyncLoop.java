@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * completed their initial list. Every sync is a reconcile (observe re-reads the host), so an HNS restart, a
  * recreated network or an object deleted behind winproxy's back is repaired by the next sync.
  *
+ * <p>IP families: health and metrics are reported per family, for the families of the last successful sync
+ * ({@link PolicySnapshot#families()}: IPv4, plus IPv6 on a dual-stack node), as upstream's one proxier per family
+ * would. A queued change is queued for each of them; a family that stops being run is dropped from health and its
+ * gauges are removed.
+ *
  * <p>Thread-safety: the {@link ClusterEventHandler} methods are called on informer threads; {@link #syncOnce()}
  * only ever runs on the runner's thread.
  */
