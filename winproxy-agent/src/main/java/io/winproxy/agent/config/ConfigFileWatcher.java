@@ -11,6 +11,7 @@ import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -26,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * file without changing it, or changes to other files, do nothing. One daemon thread; {@link #close()} stops it.
  */
 public final class ConfigFileWatcher implements Closeable {
+    /** How long the file's content must stay the same before it is compared. */
+    static final Duration SETTLE = Duration.ofMillis(200);
     public static final String MESSAGE = "content of the proxy server's configuration file was updated";
 
     private static final Logger logger = LoggerFactory.getLogger(ConfigFileWatcher.class);
@@ -81,9 +84,22 @@ public final class ConfigFileWatcher implements Closeable {
         }
     }
 
-    private boolean changed() {
+    /**
+     * Compares the file's settled content with the content at start. A writer truncates and then writes, so a read
+     * right after the event can see an empty or partial file: read until two reads {@link #SETTLE} apart agree.
+     */
+    private boolean changed() throws InterruptedException {
         try {
-            return !Arrays.equals(initialDigest, digest(file));
+            byte[] current = digest(file);
+            for (int attempt = 0; attempt < 10; attempt++) {
+                Thread.sleep(SETTLE.toMillis());
+                byte[] again = digest(file);
+                if (Arrays.equals(current, again)) {
+                    break;
+                }
+                current = again;
+            }
+            return !Arrays.equals(initialDigest, current);
         } catch (IOException e) {
             return true;
         }
