@@ -143,6 +143,7 @@ public final class HnsDataplane {
                 endpointIdsByIp.computeIfAbsent(ip, k -> new ArrayList<>()).add(observed.id());
             }
         }
+        wantedPaByIp.keySet().retainAll(endpointIdsByIp.keySet());
         for (String owned : journal.remoteEndpoints().keySet()) {
             if (!endpointsById.containsKey(normalize(owned))) {
                 journal.forgetRemoteEndpoint(owned);
@@ -395,6 +396,10 @@ public final class HnsDataplane {
         List<String> ids = endpointIdsByIp.get(ip);
         if (ids != null) {
             ids.removeIf(other -> normalize(other).equals(normalize(id)));
+            if (ids.isEmpty()) {
+                endpointIdsByIp.remove(ip);
+                wantedPaByIp.remove(ip);
+            }
         }
     }
 
