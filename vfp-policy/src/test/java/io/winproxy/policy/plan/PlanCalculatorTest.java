@@ -215,4 +215,70 @@ class PlanCalculatorTest {
         });
         assertThat(PlanCalculator.plan(desired(LB), synthetic, Ownership.NONE, false).isEmpty()).isTrue();
     }
+
+    static final DesiredRemoteEndpoint MOVED = new DesiredRemoteEndpoint("10.244.1.5", "10.0.0.9",
+            "02-11-0a-f4-01-05");
+
+    static DesiredState movedDesired(DesiredLoadBalancer lb) {
+        return new DesiredState(List.of(lb), List.of(MOVED), List.of());
+    }
+
+    @Test
+    void anOwnedRemoteEndpointWhosePaChangedIsRecreatedTheLoadBalancerMovedThenTheOldOneDeleted() {
+        Ownership owned = owning(Set.of("lb-1"), Set.of("ep-remote"));
+        assertThat(PlanCalculator.plan(movedDesired(LB), host(observed("lb-1", LB)), owned, true).steps())
+                .containsExactly(new PlanStep.CreateRemoteEndpoint(MOVED), new PlanStep.ModifyLoadBalancer("lb-1", LB),
+                        new PlanStep.DeleteRemoteEndpoint("ep-remote", "10.244.1.5"));
+        assertThat(PlanCalculator.plan(movedDesired(LB), host(observed("lb-1", LB)), owned, false).steps())
+                .containsExactly(new PlanStep.CreateRemoteEndpoint(MOVED),
+                        new PlanStep.ReplaceLoadBalancer("lb-1", LB, false),
+                        new PlanStep.DeleteRemoteEndpoint("ep-remote", "10.244.1.5"));
+    }
+
+    @Test
+    void anUnownedRemoteEndpointWithAStalePaIsLeftButTheLoadBalancerMovesToANewOwnedOne() {
+        Plan plan = PlanCalculator.plan(movedDesired(LB), host(observed("lb-1", LB)), owning(Set.of("lb-1"),
+                Set.of()), true);
+        assertThat(plan.steps()).containsExactly(new PlanStep.CreateRemoteEndpoint(MOVED),
+                new PlanStep.ModifyLoadBalancer("lb-1", LB));
+    }
+
+    @Test
+    void besideAStaleEndpointAnUnownedOneWithTheRightPaDoesNotCountSoAnOwnedOneIsCreated() {
+        ObservedEndpoint rightButUnowned = ObservedEndpoint.remote("ep-right", "10.244.1.5", "10.0.0.9");
+        ObservedState host = new ObservedState(List.of(LOCAL_EP, REMOTE_EP, rightButUnowned),
+                List.of(observed("lb-1", LB)));
+        assertThat(PlanCalculator.plan(movedDesired(LB), host, owning(Set.of("lb-1"), Set.of()), true).steps())
+                .containsExactly(new PlanStep.CreateRemoteEndpoint(MOVED), new PlanStep.ModifyLoadBalancer("lb-1", LB));
+    }
+
+    @Test
+    void onceMovedTheHostIsConvergedEvenWithTheUnownedStaleEndpointLeftInPlace() {
+        ObservedEndpoint moved = ObservedEndpoint.remote("ep-new", "10.244.1.5", "10.0.0.9");
+        ObservedLoadBalancer lb = new ObservedLoadBalancer("lb-1", KEY, 8080, List.of("ep-local", "ep-new"),
+                LB.backends(), LB.sourceVip(), 0, 0, 0);
+        ObservedState host = new ObservedState(List.of(LOCAL_EP, REMOTE_EP, moved), List.of(lb));
+        assertThat(PlanCalculator.plan(movedDesired(LB), host, owning(Set.of("lb-1"), Set.of("ep-new")), true)
+                .steps()).isEmpty();
+    }
+
+    @Test
+    void anOwnedStaleEndpointAnUnownedLoadBalancerStillReferencesIsNotDeleted() {
+        LoadBalancerKey otherKey = new LoadBalancerKey(IpFamily.IPV4, "10.96.0.11", Protocol.TCP, 80);
+        ObservedLoadBalancer foreign = new ObservedLoadBalancer("lb-foreign", otherKey, 8080, List.of("ep-remote"),
+                List.of("10.244.1.5"), "", 0, 0, 0);
+        Plan plan = PlanCalculator.plan(movedDesired(LB), host(observed("lb-1", LB), foreign),
+                owning(Set.of("lb-1"), Set.of("ep-remote")), true);
+        assertThat(plan.steps()).containsExactly(new PlanStep.CreateRemoteEndpoint(MOVED),
+                new PlanStep.ModifyLoadBalancer("lb-1", LB));
+        assertThat(plan.unownedLoadBalancerIds()).containsExactly("lb-foreign");
+    }
+
+    @Test
+    void withoutADesiredProviderAddressAsOnL2bridgeNoEndpointIsStale() {
+        DesiredRemoteEndpoint bridged = new DesiredRemoteEndpoint("10.244.1.5", "", "02-11-0a-f4-01-05");
+        Plan plan = PlanCalculator.plan(new DesiredState(List.of(LB), List.of(bridged), List.of()),
+                host(observed("lb-1", LB)), owning(Set.of("lb-1"), Set.of("ep-remote")), true);
+        assertThat(plan.steps()).isEmpty();
+    }
 }

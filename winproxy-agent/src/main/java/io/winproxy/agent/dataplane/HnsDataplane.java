@@ -54,7 +54,12 @@ public final class HnsDataplane {
 
     private HostComputeNetwork network;
     private List<HostComputeEndpoint> endpoints = List.of();
-    private final Map<String, String> endpointIdByIp = new HashMap<>();
+    /** Endpoint IDs per IP, in observation then creation order (several when a stale PA is being replaced). */
+    private final Map<String, List<String>> endpointIdsByIp = new HashMap<>();
+    /** The provider address of the last remote endpoint winproxy created per IP: the one backends should use. */
+    private final Map<String, String> wantedPaByIp = new HashMap<>();
+    /** Normalized IDs of the remote endpoints the plan being applied deletes; backends avoid them. */
+    private final Set<String> retiring = new HashSet<>();
     private final Map<String, ObservedEndpoint> endpointsById = new HashMap<>();
 
     /**
@@ -124,8 +129,9 @@ public final class HnsDataplane {
         List<HostComputeEndpoint> endpoints = new ArrayList<>(hns.listEndpoints(current.id()));
         ensureSourceVipEndpoint(current, endpoints);
         this.endpoints = List.copyOf(endpoints);
-        endpointIdByIp.clear();
+        endpointIdsByIp.clear();
         endpointsById.clear();
+        retiring.clear();
         Map<String, List<String>> ipsById = new HashMap<>();
         List<ObservedEndpoint> observedEndpoints = new ArrayList<>(endpoints.size());
         for (HostComputeEndpoint endpoint : endpoints) {
@@ -134,9 +140,10 @@ public final class HnsDataplane {
             endpointsById.put(normalize(observed.id()), observed);
             ipsById.put(normalize(observed.id()), observed.ips());
             for (String ip : observed.ips()) {
-                indexEndpoint(ip, observed);
+                endpointIdsByIp.computeIfAbsent(ip, k -> new ArrayList<>()).add(observed.id());
             }
         }
+        wantedPaByIp.keySet().retainAll(endpointIdsByIp.keySet());
         for (String owned : journal.remoteEndpoints().keySet()) {
             if (!endpointsById.containsKey(normalize(owned))) {
                 journal.forgetRemoteEndpoint(owned);
@@ -175,12 +182,41 @@ public final class HnsDataplane {
         }
     }
 
-    /** A local and a remote endpoint may share an IP; the remote one wins, as upstream does. */
-    private void indexEndpoint(String ip, ObservedEndpoint endpoint) {
-        String existing = endpointIdByIp.get(ip);
-        if (existing == null || endpoint.remote() && !endpointsById.get(normalize(existing)).remote()) {
-            endpointIdByIp.put(ip, endpoint.id());
+    /**
+     * The endpoint a backend IP resolves to, or null. When several endpoints hold the IP, the best wins, in order: not
+     * being deleted by the current plan; remote over local (as upstream does); a remote one whose provider address is
+     * the one winproxy last created for the IP (a PA change leaves the old endpoint beside the new one until every
+     * load balancer has moved); owned over unowned; the newest.
+     */
+    private String endpointIdFor(String ip) {
+        List<String> ids = endpointIdsByIp.get(ip);
+        if (ids == null || ids.isEmpty()) {
+            return null;
         }
+        String wantedPa = wantedPaByIp.get(ip);
+        String best = null;
+        int bestRank = -1;
+        for (String id : ids) {
+            ObservedEndpoint ep = endpointsById.get(normalize(id));
+            int rank = 0;
+            if (!retiring.contains(normalize(id))) {
+                rank += 8;
+            }
+            if (ep != null && ep.remote()) {
+                rank += 4;
+                if (wantedPa != null && wantedPa.equalsIgnoreCase(ep.providerAddress())) {
+                    rank += 2;
+                }
+            }
+            if (journal.ownsRemoteEndpoint(id)) {
+                rank += 1;
+            }
+            if (rank >= bestRank) {
+                best = id;
+                bestRank = rank;
+            }
+        }
+        return best;
     }
 
     /**
@@ -194,6 +230,12 @@ public final class HnsDataplane {
             throw new IllegalStateException("apply before observe");
         }
         Counters c = new Counters();
+        retiring.clear();
+        for (PlanStep step : plan.steps()) {
+            if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+                retiring.add(normalize(s.id()));
+            }
+        }
         for (PlanStep step : plan.steps()) {
             String object = PlanSteps.objectOf(step);
             if (!(step instanceof PlanStep.AdoptLoadBalancer) && !backoff.ready(object)) {
@@ -270,7 +312,8 @@ public final class HnsDataplane {
         journal.recordRemoteEndpoint(created.id(), desired.ip());
         ObservedEndpoint observed = HcnTranslator.toObserved(created);
         endpointsById.put(normalize(created.id()), observed);
-        endpointIdByIp.put(desired.ip(), created.id());
+        endpointIdsByIp.computeIfAbsent(desired.ip(), k -> new ArrayList<>()).add(created.id());
+        wantedPaByIp.put(desired.ip(), desired.providerAddress());
         c.created++;
         logger.info("Created remote endpoint {} for {} (PA {})", created.id(), desired.ip(),
                 desired.providerAddress().isEmpty() ? "-" : desired.providerAddress());
@@ -350,8 +393,13 @@ public final class HnsDataplane {
         }
         journal.forgetRemoteEndpoint(id);
         endpointsById.remove(normalize(id));
-        if (id.equals(endpointIdByIp.get(ip))) {
-            endpointIdByIp.remove(ip);
+        List<String> ids = endpointIdsByIp.get(ip);
+        if (ids != null) {
+            ids.removeIf(other -> normalize(other).equals(normalize(id)));
+            if (ids.isEmpty()) {
+                endpointIdsByIp.remove(ip);
+                wantedPaByIp.remove(ip);
+            }
         }
     }
 
@@ -359,7 +407,7 @@ public final class HnsDataplane {
     private List<String> resolve(DesiredLoadBalancer desired) {
         List<String> ids = new ArrayList<>(desired.backends().size());
         for (String ip : desired.backends()) {
-            String id = endpointIdByIp.get(ip);
+            String id = endpointIdFor(ip);
             if (id != null) {
                 ids.add(id);
             }
@@ -372,7 +420,7 @@ public final class HnsDataplane {
 
     private void checkAllResolved(DesiredLoadBalancer desired, List<String> endpointIds) {
         if (endpointIds.size() < desired.backends().size()) {
-            List<String> missing = desired.backends().stream().filter(ip -> !endpointIdByIp.containsKey(ip)).toList();
+            List<String> missing = desired.backends().stream().filter(ip -> endpointIdFor(ip) == null).toList();
             throw new UnresolvedBackendsException("programmed without backends that have no HNS endpoint yet "
                     + missing);
         }

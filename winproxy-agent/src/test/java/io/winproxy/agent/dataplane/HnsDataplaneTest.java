@@ -313,4 +313,103 @@ class HnsDataplaneTest {
         assertThat(hns.listLoadBalancers()).hasSize(2);
         assertThat(dp.network().orElseThrow().id()).isEqualTo(hns.getNetworkByName("overlay").orElseThrow().id());
     }
+
+    private static final DesiredRemoteEndpoint MOVED = new DesiredRemoteEndpoint("10.244.2.6", "192.168.1.22",
+            "02-11-0a-f4-02-06");
+
+    private static DesiredState movedDesired() {
+        return new DesiredState(List.of(web(List.of("10.244.1.5", "10.244.2.6")), dns()), List.of(MOVED), List.of());
+    }
+
+    private void moveWinB() {
+        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
+                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.22")));
+        assertThat(hns.getNetworkByName("overlay").orElseThrow().remoteSubnetRoutes())
+                .anySatisfy(r -> assertThat(r.providerAddress()).isEqualTo("192.168.1.22"));
+    }
+
+    private HostComputeLoadBalancer webLb() {
+        return hns.listLoadBalancers().stream().filter(lb -> lb.frontendVips().contains("10.96.0.80")).findFirst()
+                .orElseThrow();
+    }
+
+    private List<HostComputeEndpoint> remoteEndpoints() {
+        String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
+        return hns.listEndpoints(networkId).stream().filter(HostComputeEndpoint::isRemote).toList();
+    }
+
+    private void assertWebUsesTheNewPaAndASecondSyncWritesNothing(HnsDataplane dp, String oldRemote) {
+        HostComputeEndpoint moved = remoteEndpoints().stream()
+                .filter(e -> e.providerAddress().orElse("").equals("192.168.1.22")).findFirst().orElseThrow();
+        assertThat(moved.ipAddress()).contains("10.244.2.6");
+        assertThat(webLb().hostComputeEndpoints()).hasSize(2).contains(moved.id()).doesNotContain(oldRemote);
+        assertThat(dp.journal().remoteEndpoints()).containsKey(moved.id()).doesNotContainKey(oldRemote);
+
+        hns.journal().reset();
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        ApplyResult again = sync(dp, movedDesired());
+        assertThat(again.writes()).isZero();
+        assertThat(hns.journal().writes()).isZero();
+    }
+
+    @Test
+    void aNodeWithANewIpGetsItsRemoteEndpointRecreatedWithTheNewPaAndTheOldOneDeleted() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        String oldRemote = remoteEndpoints().get(0).id();
+        String oldWebLb = webLb().id();
+        moveWinB();
+
+        ApplyResult result = sync(dp, movedDesired());
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.created()).isEqualTo(1);
+        assertThat(result.modified()).isEqualTo(1);
+        assertThat(result.deleted()).isEqualTo(1);
+        assertThat(remoteEndpoints()).singleElement().satisfies(e -> assertThat(e.id()).isNotEqualTo(oldRemote));
+        assertThat(webLb().id()).isEqualTo(oldWebLb);
+        assertWebUsesTheNewPaAndASecondSyncWritesNothing(dp, oldRemote);
+    }
+
+    @Test
+    void withoutModifyTheLoadBalancerIsReplacedBeforeTheOldEndpointIsDeleted() {
+        hns.setVersion(HnsVersion.WINDOWS_SERVER_2019);
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        String oldRemote = remoteEndpoints().get(0).id();
+        moveWinB();
+
+        ApplyResult result = sync(dp, movedDesired());
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(remoteEndpoints()).hasSize(1);
+        assertThat(hns.journal().count(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER)).isZero();
+        assertWebUsesTheNewPaAndASecondSyncWritesNothing(dp, oldRemote);
+    }
+
+    @Test
+    void anUnownedEndpointWithAStalePaIsLeftInPlaceButNoLoadBalancerUsesItEvenAfterARestart() {
+        String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
+        String foreign = hns.createEndpoint(networkId, HostComputeEndpoint.remote(networkId, "10.244.2.6",
+                "02-11-0a-f4-02-06", "192.168.1.12")).id();
+        moveWinB();
+        HnsDataplane dp = dataplane();
+
+        ApplyResult result = sync(dp, movedDesired());
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(remoteEndpoints()).hasSize(2).anySatisfy(e -> assertThat(e.id()).isEqualTo(foreign));
+        assertWebUsesTheNewPaAndASecondSyncWritesNothing(dp, foreign);
+
+        HnsDataplane restarted = dataplane();
+        assertThat(sync(restarted, movedDesired()).writes()).isZero();
+        // A later change re-resolves the backend: it must pick winproxy's endpoint, not the older unowned one.
+        DesiredState onlyRemote = new DesiredState(List.of(web(List.of("10.244.2.6")), dns()), List.of(MOVED),
+                List.of());
+        assertThat(sync(restarted, onlyRemote).modified()).isEqualTo(1);
+        assertThat(webLb().hostComputeEndpoints()).singleElement().isNotEqualTo(foreign)
+                .satisfies(id -> assertThat(restarted.journal().remoteEndpoints()).containsKey(id));
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        assertThat(sync(restarted, onlyRemote).writes()).isZero();
+    }
 }
