@@ -13,8 +13,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * kube-proxy's proxy health server on {@code healthzBindAddress} (default {@code 0.0.0.0:10256}): {@code /healthz}
@@ -35,12 +33,10 @@ public final class ProxyHealthServer implements AutoCloseable {
     /** Event reason when the listener cannot bind (kube-proxy's). */
     public static final String FAILED_TO_START_REASON = "FailedToStartProxierHealthcheck";
 
-    private static final Logger logger = LoggerFactory.getLogger(ProxyHealthServer.class);
 
     private final ProxierHealth health;
     private final AgentMetrics metrics;
-    private final boolean hardFail;
-    private final SupervisedListener listener;
+    private final NodeListener listener;
 
     /**
      * @param bindAddress  {@code IP:port}; empty or null disables the listener
@@ -65,11 +61,10 @@ public final class ProxyHealthServer implements AutoCloseable {
                              AgentMetrics metrics, EventRecorder events, Duration retryInterval) {
         this.health = Objects.requireNonNull(health, "health");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.hardFail = hardFail;
         Objects.requireNonNull(events, "events");
-        this.listener = bindAddress == null ? null : new SupervisedListener("proxy healthz", bindAddress,
-                this::handle, retryInterval,
-                message -> events.event("Node", "", nodeName, "Warning", FAILED_TO_START_REASON, message));
+        this.listener = new NodeListener("proxy healthz", bindAddress, this::handle, hardFail, retryInterval,
+                nodeName, events, FAILED_TO_START_REASON,
+                "proxy healthz server disabled (empty healthzBindAddress)");
     }
 
     /** A change for {@code family} was queued and not yet applied. */
@@ -94,7 +89,7 @@ public final class ProxyHealthServer implements AutoCloseable {
 
     /** The proxier-only health given to service health checks; {@code true} when this server is disabled. */
     public boolean isProxyHealthy() {
-        return listener == null || health.isHealthy();
+        return !listener.enabled() || health.isHealthy();
     }
 
     public ProxierHealth health() {
@@ -107,23 +102,17 @@ public final class ProxyHealthServer implements AutoCloseable {
      * @throws BindFailedException when the bind fails and {@code bindAddressHardFail} is set (exit 1)
      */
     public void start() {
-        if (listener != null) {
-            listener.start(hardFail);
-        } else {
-            logger.info("proxy healthz server disabled (empty healthzBindAddress)");
-        }
+        listener.start();
     }
 
     /** The bound address, once listening. */
     public Optional<InetSocketAddress> boundAddress() {
-        return listener == null ? Optional.empty() : listener.boundAddress();
+        return listener.boundAddress();
     }
 
     @Override
     public void close() {
-        if (listener != null) {
-            listener.close();
-        }
+        listener.close();
     }
 
     private void handle(HttpExchange exchange) throws IOException {

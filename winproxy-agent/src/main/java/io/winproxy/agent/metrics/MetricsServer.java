@@ -3,6 +3,7 @@ package io.winproxy.agent.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import io.winproxy.agent.health.BindAddress;
 import io.winproxy.agent.health.HttpResponses;
+import io.winproxy.agent.health.NodeListener;
 import io.winproxy.agent.health.SupervisedListener;
 import io.winproxy.agent.kube.EventRecorder;
 import java.io.ByteArrayOutputStream;
@@ -33,8 +34,7 @@ public final class MetricsServer implements AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(MetricsServer.class);
 
     private final PrometheusAgentMetrics metrics;
-    private final boolean hardFail;
-    private final SupervisedListener listener;
+    private final NodeListener listener;
     private final Supplier<String> configzJson;
 
     /**
@@ -74,11 +74,9 @@ public final class MetricsServer implements AutoCloseable {
                          EventRecorder events, Duration retryInterval, Supplier<String> configzJson) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.configzJson = configzJson;
-        this.hardFail = hardFail;
         Objects.requireNonNull(events, "events");
-        this.listener = bindAddress == null ? null : new SupervisedListener("metrics server", bindAddress,
-                this::handle, retryInterval,
-                message -> events.event("Node", "", nodeName, "Warning", FAILED_TO_START_REASON, message));
+        this.listener = new NodeListener("metrics server", bindAddress, this::handle, hardFail, retryInterval,
+                nodeName, events, FAILED_TO_START_REASON, "metrics server disabled (empty metricsBindAddress)");
     }
 
     /**
@@ -87,23 +85,17 @@ public final class MetricsServer implements AutoCloseable {
      * @throws io.winproxy.agent.health.BindFailedException when the bind fails with {@code bindAddressHardFail}
      */
     public void start() {
-        if (listener != null) {
-            listener.start(hardFail);
-        } else {
-            logger.info("metrics server disabled (empty metricsBindAddress)");
-        }
+        listener.start();
     }
 
     /** The bound address, once listening. */
     public Optional<InetSocketAddress> boundAddress() {
-        return listener == null ? Optional.empty() : listener.boundAddress();
+        return listener.boundAddress();
     }
 
     @Override
     public void close() {
-        if (listener != null) {
-            listener.close();
-        }
+        listener.close();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
