@@ -12,15 +12,46 @@ import java.util.Optional;
 /**
  * An HNS load balancer as observed on the host. {@code key} is null when the load balancer cannot be expressed in
  * policy vocabulary (no or several port mappings, a protocol other than TCP/UDP); such objects are never adopted.
- * {@code backendIps} are the IPs of the referenced endpoints that exist; {@code endpointIds} is what HNS holds.
+ *
+ * <p>Two sources describe it, and either may be absent:
+ * <ul>
+ *   <li>{@code fingerprint}: for a load balancer winproxy owns, the {@link Fingerprints fingerprint} the ownership
+ *       journal recorded when winproxy wrote it (null when not owned, or owned by a journal that predates
+ *       fingerprints). An owned load balancer is up to date when its fingerprint equals the desired one; no document
+ *       read is needed.</li>
+ *   <li>the document fields ({@code read} true): {@code internalPort}, {@code endpointIds} (what HNS holds,
+ *       lower-case), {@code backendIps} (the IPs of the referenced endpoints that exist), {@code sourceVip},
+ *       {@code flags}, {@code portMappingFlags}, {@code distributionType}, as HNS returned them. Read for objects
+ *       winproxy does not own and, on a rolling budget, for owned ones (content drift). A field HNS omits on read-back
+ *       is 0 or empty.</li>
+ * </ul>
  */
 public record ObservedLoadBalancer(String id, LoadBalancerKey key, int internalPort, List<String> endpointIds,
                                    List<String> backendIps, String sourceVip, int flags, int portMappingFlags,
-                                   int distributionType) {
+                                   int distributionType, String fingerprint, boolean read) {
     public ObservedLoadBalancer {
         endpointIds = List.copyOf(endpointIds);
         backendIps = List.copyOf(backendIps);
         sourceVip = sourceVip == null ? "" : sourceVip;
+    }
+
+    /** A load balancer read from HNS (no journal fingerprint). */
+    public ObservedLoadBalancer(String id, LoadBalancerKey key, int internalPort, List<String> endpointIds,
+                                List<String> backendIps, String sourceVip, int flags, int portMappingFlags,
+                                int distributionType) {
+        this(id, key, internalPort, endpointIds, backendIps, sourceVip, flags, portMappingFlags, distributionType,
+                null, true);
+    }
+
+    /** An owned load balancer known only from the journal: its key and fingerprint, no document. */
+    public static ObservedLoadBalancer journaled(String id, LoadBalancerKey key, String fingerprint) {
+        return new ObservedLoadBalancer(id, key, 0, List.of(), List.of(), "", 0, 0, 0, fingerprint, false);
+    }
+
+    /** This load balancer with the journal's fingerprint attached (an owned one whose document was read). */
+    public ObservedLoadBalancer withFingerprint(String journalFingerprint) {
+        return new ObservedLoadBalancer(id, key, internalPort, endpointIds, backendIps, sourceVip, flags,
+                portMappingFlags, distributionType, journalFingerprint, read);
     }
 
     /**

@@ -1,24 +1,22 @@
 package io.winproxy.policy.plan;
 
+import java.util.Locale;
 import java.util.Set;
 
 /**
- * The IDs winproxy created (from the ownership journal). Only owned objects are deleted as stale; an unowned load
- * balancer whose key collides with a desired one is replaced.
+ * The IDs winproxy created or adopted (from the ownership journal), lower-case. Only owned objects are deleted as
+ * stale; an unowned load balancer whose key collides with a desired one is replaced. The sets are read-only views
+ * that must not change while a plan is computed (the sync thread owns the journal). Lookups ignore the letter case
+ * of the ID (HNS returns upper-case GUIDs).
  */
 public record Ownership(Set<String> loadBalancerIds, Set<String> remoteEndpointIds) {
     public static final Ownership NONE = new Ownership(Set.of(), Set.of());
 
-    public Ownership {
-        loadBalancerIds = Set.copyOf(loadBalancerIds);
-        remoteEndpointIds = Set.copyOf(remoteEndpointIds);
-    }
-
     public boolean ownsLoadBalancer(String id) {
-        return loadBalancerIds.contains(id);
+        return id != null && loadBalancerIds.contains(id.toLowerCase(Locale.ROOT));
     }
 
     public boolean ownsRemoteEndpoint(String id) {
-        return remoteEndpointIds.contains(id);
+        return id != null && remoteEndpointIds.contains(id.toLowerCase(Locale.ROOT));
     }
 }

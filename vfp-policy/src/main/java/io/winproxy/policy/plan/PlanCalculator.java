@@ -5,80 +5,107 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
- * Computes the minimal ordered {@link Plan} that turns the observed host into the desired one:
+ * Computes the minimal ordered {@link Plan} that turns the observed host into the desired one. Owned objects are
+ * judged by what the ownership journal says winproxy wrote (their {@link Fingerprints fingerprint}, their IP,
+ * provider address and MAC), never by HNS echoing every field back; objects winproxy does not own are judged by their
+ * documents, comparing only what HNS is documented to return (a field HNS omits is not a difference).
  * <ol>
- *   <li>create the remote endpoints whose IP no fitting HNS endpoint holds. A local endpoint always fits; a remote
- *       one fits when the desired provider address (PA) is empty (l2bridge) or equals its PA. A remote endpoint whose
- *       PA differs from the desired one (the node hosting the IP got a new address) is <em>stale</em>: a new remote
- *       endpoint with the same IP and the desired PA is created beside it (beside a stale endpoint only a local or an
- *       owned fitting endpoint counts, so an unowned one with the right PA does not make the choice ambiguous);</li>
- *   <li>per desired load balancer: adopt an identical existing one (same key, internal port, backend IP set, source
- *       VIP, flags, port-mapping flags and distribution, and no reference to a stale endpoint; no HNS write, and no
- *       step at all when already owned), else modify an owned one with the key in place when {@code modifySupported},
- *       else replace it (delete + create; an unowned one that collides on the key is replaced with
- *       {@code unowned=true}), else create;</li>
- *   <li>delete owned load balancers nothing desired claims (stale keys, duplicates of one key, inexpressible ones);
- *       unowned ones are reported in {@link Plan#unownedLoadBalancerIds()} and left alone;</li>
- *   <li>delete owned remote endpoints whose IP is not a desired remote endpoint, or that are stale, unless a load
- *       balancer that stays as it is (adopted, unchanged or unowned) still references them (HNS refuses to delete a
- *       referenced endpoint). Local endpoints and unowned remote endpoints are never deleted; an unowned stale one
- *       stays, but the load balancers referencing it are re-programmed onto the fitting one.</li>
+ *   <li><b>Remote endpoints.</b> A remote endpoint is <em>stale</em> when its IP is desired with a provider address
+ *       (PA) or MAC other than its own, both being known (the node hosting the IP got a new address). Each desired
+ *       remote endpoint IP needs a fitting endpoint: a local one, an owned one that is not stale, or else an unowned
+ *       remote one that is not stale and not beside a stale one, which is <em>adopted</em> (recorded as owned, no HNS
+ *       call). Otherwise it is created.</li>
+ *   <li><b>Load balancers.</b> Each backend IP is resolved to an endpoint ({@link EndpointResolver}; an IP created
+ *       in this plan resolves to {@link Fingerprints#PENDING}) and the desired load balancer's fingerprint computed.
+ *       Per desired load balancer: an owned one with its key and that fingerprint is up to date (no step) unless its
+ *       document was read and differs (content drift); else an existing one that matches by document is adopted
+ *       (owned ones first: a journal without fingerprints); else an owned one with the key is modified in place when
+ *       {@code modifySupported}, or replaced (delete + create); else an unowned one that collides on the key is
+ *       replaced with {@code unowned=true}; else it is created.</li>
+ *   <li>Owned load balancers nothing desired claims (stale keys, duplicates of one key, inexpressible ones) are
+ *       deleted; unowned ones are reported in {@link Plan#unownedLoadBalancerIds()} and left alone.</li>
+ *   <li>Owned remote endpoints whose IP is not desired, or that are stale, are deleted unless a load balancer that
+ *       stays as it is (unchanged, adopted or unowned) still references them (HNS refuses to delete a referenced
+ *       endpoint). Local endpoints and unowned remote endpoints are never deleted.</li>
  * </ol>
  * So a PA change plans: create the new endpoint, modify (or replace) every load balancer that referenced the old one,
- * then delete the old one. The dataplane resolves backend IPs to the fitting endpoint, never to one being deleted.
- * When HNS holds several load balancers with one key, the best match is used (identical and owned first) and the
- * others are handled as stale. A converged host gives a plan without steps. Pure and stateless.
+ * then delete the old one. A converged host gives a plan without steps. Pure and stateless.
  */
 public final class PlanCalculator {
 
-    public PlanCalculator() {
+    private PlanCalculator() {
     }
 
     /** Computes the plan; see the class comment for the rules. */
     public static Plan plan(DesiredState desired, ObservedState observed, Ownership owned, boolean modifySupported) {
         List<PlanStep> steps = new ArrayList<>();
+        Map<String, DesiredRemoteEndpoint> desiredByIp = new HashMap<>();
         Map<String, String> desiredPaByIp = new HashMap<>();
-        desired.remoteEndpoints().forEach(ep -> desiredPaByIp.putIfAbsent(ep.ip(), ep.providerAddress()));
-        Set<String> staleEndpointIds = new HashSet<>();
-        Set<String> staleIps = new HashSet<>();
-        for (ObservedEndpoint ep : observed.endpoints()) {
-            if (stale(ep, desiredPaByIp)) {
-                staleEndpointIds.add(ep.id());
-                staleIps.addAll(ep.ips());
-            }
-        }
-        // Beside a stale endpoint only a local or owned fitting one counts, so backends have an unambiguous choice.
-        Set<String> existingIps = new HashSet<>();
-        for (ObservedEndpoint ep : observed.endpoints()) {
-            if (staleEndpointIds.contains(ep.id())) {
-                continue;
-            }
-            for (String ip : ep.ips()) {
-                if (!ep.remote() || owned.ownsRemoteEndpoint(ep.id()) || !staleIps.contains(ip)) {
-                    existingIps.add(ip);
-                }
-            }
-        }
         for (DesiredRemoteEndpoint ep : desired.remoteEndpoints()) {
-            if (existingIps.add(ep.ip())) {
-                steps.add(new PlanStep.CreateRemoteEndpoint(ep));
+            if (desiredByIp.putIfAbsent(ep.ip(), ep) == null) {
+                desiredPaByIp.put(ep.ip(), ep.providerAddress());
             }
         }
 
-        Map<LoadBalancerKey, List<ObservedLoadBalancer>> byKey = new LinkedHashMap<>();
+        Set<String> staleIds = new HashSet<>();
+        Set<String> staleIps = new HashSet<>();
+        for (ObservedEndpoint ep : observed.endpoints()) {
+            if (stale(ep, desiredByIp)) {
+                staleIds.add(ep.id());
+                staleIps.addAll(ep.ips());
+            }
+        }
+        // An IP is covered by a local endpoint or an owned fitting one; beside a stale endpoint an unowned one does
+        // not count, so that backends have an unambiguous choice.
+        Set<String> coveredIps = new HashSet<>();
+        Map<String, ObservedEndpoint> adoptable = new HashMap<>();
+        for (ObservedEndpoint ep : observed.endpoints()) {
+            if (staleIds.contains(ep.id())) {
+                continue;
+            }
+            boolean ownedEp = owned.ownsRemoteEndpoint(ep.id());
+            for (String ip : ep.ips()) {
+                if (!ep.remote() || ownedEp) {
+                    coveredIps.add(ip);
+                } else if (!staleIps.contains(ip) && desiredByIp.containsKey(ip)) {
+                    adoptable.putIfAbsent(ip, ep);
+                }
+            }
+        }
+        Set<String> adoptedIds = new HashSet<>();
+        Set<String> pendingIps = new HashSet<>();
+        for (DesiredRemoteEndpoint ep : desired.remoteEndpoints()) {
+            if (!coveredIps.add(ep.ip())) {
+                continue;
+            }
+            ObservedEndpoint existing = adoptable.get(ep.ip());
+            if (existing != null) {
+                steps.add(new PlanStep.AdoptRemoteEndpoint(existing.id(), ep));
+                adoptedIds.add(existing.id());
+            } else {
+                steps.add(new PlanStep.CreateRemoteEndpoint(ep));
+                pendingIps.add(ep.ip());
+            }
+        }
+
+        EndpointResolver resolver = new EndpointResolver(desiredPaByIp);
+        for (ObservedEndpoint ep : observed.endpoints()) {
+            if (!staleIds.contains(ep.id())) {
+                resolver.add(ep, owned.ownsRemoteEndpoint(ep.id()) || adoptedIds.contains(ep.id()));
+            }
+        }
+
+        Map<LoadBalancerKey, List<ObservedLoadBalancer>> byKey = new HashMap<>();
         for (ObservedLoadBalancer lb : observed.loadBalancers()) {
             if (lb.key() != null) {
-                byKey.computeIfAbsent(lb.key(), k -> new ArrayList<>()).add(lb);
+                byKey.computeIfAbsent(lb.key(), k -> new ArrayList<>(1)).add(lb);
             }
         }
         Set<String> claimed = new HashSet<>();
@@ -86,33 +113,46 @@ public final class PlanCalculator {
         Set<LoadBalancerKey> desiredKeys = new HashSet<>();
         for (DesiredLoadBalancer lb : desired.loadBalancers()) {
             desiredKeys.add(lb.key());
-            List<ObservedLoadBalancer> candidates = byKey.getOrDefault(lb.key(), List.of()).stream()
-                    .filter(o -> !claimed.contains(o.id())).toList();
-            Optional<ObservedLoadBalancer> identical = candidates.stream()
-                    .filter(o -> identical(o, lb) && o.endpointIds().stream().noneMatch(staleEndpointIds::contains))
-                    .min(Comparator.comparing((ObservedLoadBalancer o) -> !owned.ownsLoadBalancer(o.id())));
-            if (identical.isPresent()) {
-                claimed.add(identical.get().id());
-                keptEndpointIds.addAll(identical.get().endpointIds());
-                if (!owned.ownsLoadBalancer(identical.get().id())) {
-                    steps.add(new PlanStep.AdoptLoadBalancer(identical.get().id(), lb));
+            List<String> refs = refs(lb, resolver, pendingIps);
+            List<ObservedLoadBalancer> candidates = unclaimed(byKey.get(lb.key()), claimed);
+            if (candidates.isEmpty()) {
+                steps.add(new PlanStep.CreateLoadBalancer(lb));
+                continue;
+            }
+            String fingerprint = Fingerprints.loadBalancer(lb, refs);
+            ObservedLoadBalancer upToDate = null;
+            ObservedLoadBalancer matching = null;
+            ObservedLoadBalancer ownedOne = null;
+            for (ObservedLoadBalancer o : candidates) {
+                boolean isOwned = owned.ownsLoadBalancer(o.id());
+                boolean docMatches = o.read() && matches(o, lb, refs);
+                if (isOwned && fingerprint.equals(o.fingerprint()) && (!o.read() || docMatches)) {
+                    upToDate = o;
+                    break;
                 }
-                continue;
+                if (docMatches && (!isOwned || o.fingerprint() == null)
+                        && (matching == null || (isOwned && !owned.ownsLoadBalancer(matching.id())))) {
+                    matching = o;
+                }
+                if (isOwned && ownedOne == null) {
+                    ownedOne = o;
+                }
             }
-            Optional<ObservedLoadBalancer> ownedOne = candidates.stream()
-                    .filter(o -> owned.ownsLoadBalancer(o.id())).findFirst();
-            if (ownedOne.isPresent()) {
-                claimed.add(ownedOne.get().id());
-                steps.add(modifySupported ? new PlanStep.ModifyLoadBalancer(ownedOne.get().id(), lb)
-                        : new PlanStep.ReplaceLoadBalancer(ownedOne.get().id(), lb, false));
-                continue;
-            }
-            if (!candidates.isEmpty()) {
+            if (upToDate != null) {
+                claimed.add(upToDate.id());
+                keptEndpointIds.addAll(refs);
+            } else if (matching != null) {
+                claimed.add(matching.id());
+                keptEndpointIds.addAll(refs);
+                steps.add(new PlanStep.AdoptLoadBalancer(matching.id(), lb, fingerprint));
+            } else if (ownedOne != null) {
+                claimed.add(ownedOne.id());
+                steps.add(modifySupported ? new PlanStep.ModifyLoadBalancer(ownedOne.id(), lb)
+                        : new PlanStep.ReplaceLoadBalancer(ownedOne.id(), lb, false));
+            } else {
                 claimed.add(candidates.get(0).id());
                 steps.add(new PlanStep.ReplaceLoadBalancer(candidates.get(0).id(), lb, true));
-                continue;
             }
-            steps.add(new PlanStep.CreateLoadBalancer(lb));
         }
 
         List<String> unowned = new ArrayList<>();
@@ -124,53 +164,115 @@ public final class PlanCalculator {
                 steps.add(new PlanStep.DeleteLoadBalancer(lb.id(), staleReason(lb, desiredKeys)));
             } else {
                 unowned.add(lb.id());
-                keptEndpointIds.addAll(lb.endpointIds());
+                lb.endpointIds().forEach(id -> keptEndpointIds.add(EndpointResolver.normalize(id)));
             }
         }
 
-        Set<String> neededIps = new HashSet<>();
-        desired.remoteEndpoints().forEach(ep -> neededIps.add(ep.ip()));
         for (ObservedEndpoint ep : observed.endpoints()) {
-            if (!ep.remote() || !owned.ownsRemoteEndpoint(ep.id()) || keptEndpointIds.contains(ep.id())) {
+            if (!ep.remote() || !owned.ownsRemoteEndpoint(ep.id())
+                    || keptEndpointIds.contains(EndpointResolver.normalize(ep.id()))) {
                 continue;
             }
-            if (staleEndpointIds.contains(ep.id())) {
-                steps.add(new PlanStep.DeleteRemoteEndpoint(ep.id(), ep.ips().isEmpty() ? "" : ep.ips().get(0)));
-            } else if (ep.ips().stream().noneMatch(neededIps::contains)) {
+            if (staleIds.contains(ep.id()) || ep.ips().stream().noneMatch(desiredByIp::containsKey)) {
                 steps.add(new PlanStep.DeleteRemoteEndpoint(ep.id(), ep.ips().isEmpty() ? "" : ep.ips().get(0)));
             }
         }
         return new Plan(steps, unowned);
     }
 
-    /** Same key, internal port, backend IP set (all referenced endpoints present), source VIP and flags. */
+    private static List<ObservedLoadBalancer> unclaimed(List<ObservedLoadBalancer> sameKey, Set<String> claimed) {
+        if (sameKey == null) {
+            return List.of();
+        }
+        List<ObservedLoadBalancer> out = new ArrayList<>(sameKey.size());
+        for (ObservedLoadBalancer o : sameKey) {
+            if (!claimed.contains(o.id())) {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    /** Per backend: the endpoint it resolves to, {@link Fingerprints#PENDING} when created by this plan, or "". */
+    private static List<String> refs(DesiredLoadBalancer lb, EndpointResolver resolver, Set<String> pendingIps) {
+        List<String> refs = new ArrayList<>(lb.backends().size());
+        for (String ip : lb.backends()) {
+            if (pendingIps.contains(ip)) {
+                refs.add(Fingerprints.PENDING);
+            } else {
+                String id = resolver.resolve(ip);
+                refs.add(id == null ? "" : id);
+            }
+        }
+        return refs;
+    }
+
+    /**
+     * Whether a load balancer's document serves the desired one, comparing only what HNS is documented to return:
+     * key (VIP, protocol, external port), internal port, and the endpoint references, which must be exactly the
+     * resolved endpoints of every backend. Flags, distribution and source VIP count only when HNS returned them (a
+     * port-mapping flag HNS drops is not a difference; one it reports that is not wanted is).
+     */
+    static boolean matches(ObservedLoadBalancer o, DesiredLoadBalancer lb, List<String> refs) {
+        if (!lb.key().equals(o.key()) || o.internalPort() != lb.internalPort()) {
+            return false;
+        }
+        Set<String> wanted = new HashSet<>(refs);
+        if (wanted.contains("") || wanted.contains(Fingerprints.PENDING)) {
+            return false;
+        }
+        Set<String> held = new HashSet<>();
+        o.endpointIds().forEach(id -> held.add(EndpointResolver.normalize(id)));
+        return held.equals(wanted)
+                && (o.flags() == 0 || o.flags() == lb.flags())
+                && (o.portMappingFlags() & ~lb.portMappingFlags()) == 0
+                && (o.distributionType() == 0 || o.distributionType() == lb.distributionType())
+                && (o.sourceVip().isEmpty() || o.sourceVip().equals(lb.sourceVip()));
+    }
+
+    /**
+     * Whether an observed load balancer, with every referenced endpoint present, serves the desired one (see
+     * {@link #matches}); the backends are compared by IP.
+     */
     public static boolean identical(ObservedLoadBalancer observed, DesiredLoadBalancer desired) {
         return desired.key().equals(observed.key())
                 && observed.internalPort() == desired.internalPort()
                 && observed.endpointIds().size() == observed.backendIps().size()
                 && new HashSet<>(observed.backendIps()).equals(new HashSet<>(desired.backends()))
                 && observed.backendIps().size() == desired.backends().size()
-                && observed.sourceVip().equals(desired.sourceVip())
-                && observed.flags() == desired.flags()
-                && observed.portMappingFlags() == desired.portMappingFlags()
-                && observed.distributionType() == desired.distributionType();
+                && (observed.flags() == 0 || observed.flags() == desired.flags())
+                && (observed.portMappingFlags() & ~desired.portMappingFlags()) == 0
+                && (observed.distributionType() == 0 || observed.distributionType() == desired.distributionType())
+                && (observed.sourceVip().isEmpty() || observed.sourceVip().equals(desired.sourceVip()));
     }
 
     /**
-     * A remote endpoint is stale when one of its IPs is desired with a non-empty provider address other than its own
-     * (the node hosting that IP changed its address). Local and l2bridge endpoints are never stale.
+     * A remote endpoint is stale when one of its IPs is desired with a provider address (or MAC) other than its own,
+     * both being known. Local endpoints are never stale; an empty value (l2bridge, or not returned by HNS) is unknown.
      */
-    private static boolean stale(ObservedEndpoint ep, Map<String, String> desiredPaByIp) {
+    private static boolean stale(ObservedEndpoint ep, Map<String, DesiredRemoteEndpoint> desiredByIp) {
         if (!ep.remote()) {
             return false;
         }
         for (String ip : ep.ips()) {
-            String pa = desiredPaByIp.get(ip);
-            if (pa != null && !pa.isEmpty() && !pa.equalsIgnoreCase(ep.providerAddress())) {
+            DesiredRemoteEndpoint want = desiredByIp.get(ip);
+            if (want == null) {
+                continue;
+            }
+            if (!want.providerAddress().isEmpty() && !ep.providerAddress().isEmpty()
+                    && !want.providerAddress().equalsIgnoreCase(ep.providerAddress())) {
+                return true;
+            }
+            if (want.macAddress() != null && !want.macAddress().isEmpty() && !ep.macAddress().isEmpty()
+                    && !sameMac(want.macAddress(), ep.macAddress())) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean sameMac(String a, String b) {
+        return a.replace(':', '-').equalsIgnoreCase(b.replace(':', '-'));
     }
 
     private static String staleReason(ObservedLoadBalancer lb, Set<LoadBalancerKey> desiredKeys) {

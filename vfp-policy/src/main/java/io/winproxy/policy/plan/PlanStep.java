@@ -6,7 +6,8 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 /**
  * One HNS operation of a plan. A plan lists them in execution order: create remote endpoints, then create, modify
  * or replace load balancers, then delete stale load balancers, then delete unreferenced remote endpoints.
- * {@link AdoptLoadBalancer} makes no HNS call; it records an existing matching object in the ownership journal.
+ * {@link AdoptLoadBalancer} and {@link AdoptRemoteEndpoint} make no HNS call; they record an existing matching object
+ * in the ownership journal.
  */
 public sealed interface PlanStep {
 
@@ -19,7 +20,22 @@ public sealed interface PlanStep {
         }
     }
 
-    record AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer) implements PlanStep {
+    /** An unowned remote endpoint with the desired IP and provider address becomes owned. */
+    record AdoptRemoteEndpoint(String id, DesiredRemoteEndpoint endpoint) implements PlanStep {
+        public String op() {
+            return "adopt-remote-endpoint";
+        }
+    }
+
+    /**
+     * An existing load balancer that matches the desired one becomes owned (or, when already owned by a journal
+     * without fingerprints, gets one); {@code fingerprint} is what the journal records.
+     */
+    record AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer, String fingerprint) implements PlanStep {
+        public AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer) {
+            this(id, loadBalancer, "");
+        }
+
         public String op() {
             return "adopt-load-balancer";
         }

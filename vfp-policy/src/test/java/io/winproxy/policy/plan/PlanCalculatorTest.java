@@ -32,9 +32,17 @@ class PlanCalculatorTest {
         return new DesiredState(List.of(lbs), List.of(REMOTE), List.of());
     }
 
+    /** The load balancer as winproxy wrote it from {@code lb}: its document and the journal's fingerprint. */
     static ObservedLoadBalancer observed(String id, DesiredLoadBalancer lb) {
         return new ObservedLoadBalancer(id, lb.key(), lb.internalPort(), List.of("ep-local", "ep-remote"),
-                lb.backends(), lb.sourceVip(), lb.flags(), lb.portMappingFlags(), lb.distributionType());
+                lb.backends(), lb.sourceVip(), lb.flags(), lb.portMappingFlags(), lb.distributionType(),
+                fingerprint(lb), true);
+    }
+
+    /** The fingerprint of {@code lb} with its backends on ep-local and ep-remote. */
+    static String fingerprint(DesiredLoadBalancer lb) {
+        return Fingerprints.loadBalancer(lb, lb.backends().stream()
+                .map(ip -> ip.equals("10.244.0.5") ? "ep-local" : "ep-remote").toList());
     }
 
     static ObservedState host(ObservedLoadBalancer... lbs) {
@@ -56,7 +64,8 @@ class PlanCalculatorTest {
     @Test
     void afterARestartWithoutJournalIdenticalObjectsAreAdoptedWithoutWrites() {
         Plan plan = PlanCalculator.plan(desired(LB), host(observed("lb-1", LB)), Ownership.NONE, false);
-        assertThat(plan.steps()).containsExactly(new PlanStep.AdoptLoadBalancer("lb-1", LB));
+        assertThat(plan.steps()).containsExactly(new PlanStep.AdoptRemoteEndpoint("ep-remote", REMOTE),
+                new PlanStep.AdoptLoadBalancer("lb-1", LB, fingerprint(LB)));
         assertThat(plan.isEmpty()).isTrue();
     }
 
@@ -80,7 +89,7 @@ class PlanCalculatorTest {
 
     @Test
     void flagsSourceVipAndDistributionArePartOfIdentity() {
-        Ownership owned = owning(Set.of("lb-1"), Set.of());
+        Ownership owned = owning(Set.of("lb-1"), Set.of("ep-remote"));
         for (DesiredLoadBalancer other : List.of(LB.withFlags(1, 0), LB.withFlags(0, 16),
                 new DesiredLoadBalancer(WEB, LoadBalancerKind.CLUSTER_IP, KEY, 8080, LB.backends(), "10.0.0.1", 0, 0,
                         0),
@@ -256,7 +265,8 @@ class PlanCalculatorTest {
     void onceMovedTheHostIsConvergedEvenWithTheUnownedStaleEndpointLeftInPlace() {
         ObservedEndpoint moved = ObservedEndpoint.remote("ep-new", "10.244.1.5", "10.0.0.9");
         ObservedLoadBalancer lb = new ObservedLoadBalancer("lb-1", KEY, 8080, List.of("ep-local", "ep-new"),
-                LB.backends(), LB.sourceVip(), 0, 0, 0);
+                LB.backends(), LB.sourceVip(), 0, 0, 0, Fingerprints.loadBalancer(LB, List.of("ep-local", "ep-new")),
+                true);
         ObservedState host = new ObservedState(List.of(LOCAL_EP, REMOTE_EP, moved), List.of(lb));
         assertThat(PlanCalculator.plan(movedDesired(LB), host, owning(Set.of("lb-1"), Set.of("ep-new")), true)
                 .steps()).isEmpty();

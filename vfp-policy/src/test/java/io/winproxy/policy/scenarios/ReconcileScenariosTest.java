@@ -10,6 +10,7 @@ import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Ownership;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanCalculator;
@@ -62,7 +63,11 @@ class ReconcileScenariosTest {
         DesiredState desired = new PolicyCalculator(PolicyConfig.defaults(), List.of()).calculate(fresh, h.node());
         Plan plan = PlanCalculator.plan(desired, h.host.observe(), Ownership.NONE, false);
 
-        assertThat(plan.steps()).allMatch(s -> s instanceof PlanStep.AdoptLoadBalancer).hasSize(4);
+        assertThat(plan.steps()).allMatch(s -> s instanceof PlanStep.AdoptLoadBalancer
+                || s instanceof PlanStep.AdoptRemoteEndpoint);
+        assertThat(plan.steps()).filteredOn(s -> s instanceof PlanStep.AdoptLoadBalancer).hasSize(4);
+        assertThat(plan.steps()).filteredOn(s -> s instanceof PlanStep.AdoptRemoteEndpoint)
+                .hasSize((int) h.host.endpoints().values().stream().filter(ObservedEndpoint::remote).count());
         assertThat(plan.isEmpty()).isTrue();
         h.host.apply(plan);
         assertThat(h.host.writes).isEqualTo(writes);

@@ -2,6 +2,8 @@ package io.winproxy.policy.testing;
 
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.plan.EndpointResolver;
+import io.winproxy.policy.plan.Fingerprints;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.plan.ObservedState;
@@ -9,6 +11,7 @@ import io.winproxy.policy.plan.Ownership;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanStep;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +28,11 @@ import java.util.Set;
 public final class FakeHost {
     private final Map<String, ObservedEndpoint> endpoints = new LinkedHashMap<>();
     private final Map<String, ObservedLoadBalancer> loadBalancers = new LinkedHashMap<>();
-    private final Set<String> ownedLbs = new HashSet<>();
+    /** Owned load balancers (lower-case ID) with the fingerprint recorded when written, as the journal keeps them. */
+    private final Map<String, String> ownedLbs = new HashMap<>();
     private final Set<String> ownedEndpoints = new HashSet<>();
+    /** The provider address of the last remote endpoint created per IP: the one backends use. */
+    private final Map<String, String> wantedPaByIp = new HashMap<>();
     private int nextEp = 1;
     private int nextLb = 1;
     public int writes;
@@ -59,13 +65,14 @@ public final class FakeHost {
                 }
             }
             lbs.add(new ObservedLoadBalancer(lb.id(), lb.key(), lb.internalPort(), lb.endpointIds(), ips,
-                    lb.sourceVip(), lb.flags(), lb.portMappingFlags(), lb.distributionType()));
+                    lb.sourceVip(), lb.flags(), lb.portMappingFlags(), lb.distributionType(),
+                    ownedLbs.get(lower(lb.id())), true));
         }
         return new ObservedState(new ArrayList<>(endpoints.values()), lbs);
     }
 
     public Ownership ownership() {
-        return new Ownership(ownedLbs, ownedEndpoints);
+        return new Ownership(Set.copyOf(ownedLbs.keySet()), Set.copyOf(ownedEndpoints));
     }
 
     public Set<String> localEndpointIps() {
@@ -97,10 +104,13 @@ public final class FakeHost {
             if (step instanceof PlanStep.CreateRemoteEndpoint c) {
                 String id = "EPID-" + nextEp++;
                 endpoints.put(id, ObservedEndpoint.remote(id, c.endpoint().ip(), c.endpoint().providerAddress()));
-                ownedEndpoints.add(id);
+                ownedEndpoints.add(lower(id));
+                wantedPaByIp.put(c.endpoint().ip(), c.endpoint().providerAddress());
                 writes++;
+            } else if (step instanceof PlanStep.AdoptRemoteEndpoint a) {
+                ownedEndpoints.add(lower(a.id()));
             } else if (step instanceof PlanStep.AdoptLoadBalancer a) {
-                ownedLbs.add(a.id());
+                ownedLbs.put(lower(a.id()), a.fingerprint());
             } else if (step instanceof PlanStep.CreateLoadBalancer c) {
                 create(c.loadBalancer());
             } else if (step instanceof PlanStep.ModifyLoadBalancer m) {
@@ -108,16 +118,16 @@ public final class FakeHost {
                 writes++;
             } else if (step instanceof PlanStep.ReplaceLoadBalancer r) {
                 loadBalancers.remove(r.oldId());
-                ownedLbs.remove(r.oldId());
+                ownedLbs.remove(lower(r.oldId()));
                 writes++;
                 create(r.loadBalancer());
             } else if (step instanceof PlanStep.DeleteLoadBalancer d) {
                 loadBalancers.remove(d.id());
-                ownedLbs.remove(d.id());
+                ownedLbs.remove(lower(d.id()));
                 writes++;
             } else if (step instanceof PlanStep.DeleteRemoteEndpoint d) {
                 endpoints.remove(d.id());
-                ownedEndpoints.remove(d.id());
+                ownedEndpoints.remove(lower(d.id()));
                 writes++;
             }
         }
@@ -130,19 +140,30 @@ public final class FakeHost {
         }
         String id = "LBID-" + nextLb++;
         loadBalancers.put(id, toObserved(id, lb));
-        ownedLbs.add(id);
         writes++;
     }
 
+    /** Writes a load balancer as the dataplane does: backends resolved, the fingerprint journaled. */
     private ObservedLoadBalancer toObserved(String id, DesiredLoadBalancer lb) {
+        EndpointResolver resolver = new EndpointResolver(wantedPaByIp);
+        endpoints.values().forEach(ep -> resolver.add(ep, ownedEndpoints.contains(lower(ep.id()))));
         List<String> ids = new ArrayList<>();
+        List<String> refs = new ArrayList<>();
         for (String ip : lb.backends()) {
-            ObservedEndpoint ep = observe().endpointByIp(ip)
-                    .orElseThrow(() -> new IllegalStateException("no endpoint for backend " + ip));
-            ids.add(ep.id());
+            String ref = resolver.resolve(ip);
+            if (ref == null) {
+                throw new IllegalStateException("no endpoint for backend " + ip);
+            }
+            refs.add(ref);
+            ids.add(endpoints.keySet().stream().filter(k -> lower(k).equals(ref)).findFirst().orElseThrow());
         }
+        ownedLbs.put(lower(id), Fingerprints.loadBalancer(lb, refs));
         return new ObservedLoadBalancer(id, lb.key(), lb.internalPort(), ids, lb.backends(), lb.sourceVip(),
                 lb.flags(), lb.portMappingFlags(), lb.distributionType());
+    }
+
+    private static String lower(String id) {
+        return id.toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The IP family helper for tests. */
