@@ -177,7 +177,7 @@ public final class PlanCalculator {
                 steps.add(new PlanStep.DeleteRemoteEndpoint(ep.id(), ep.ips().isEmpty() ? "" : ep.ips().get(0)));
             }
         }
-        return new Plan(steps, unowned);
+        return new Plan(steps, unowned, desiredPaByIp);
     }
 
     private static List<ObservedLoadBalancer> unclaimed(List<ObservedLoadBalancer> sameKey, Set<String> claimed) {

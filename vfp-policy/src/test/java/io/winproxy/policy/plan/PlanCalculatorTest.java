@@ -291,4 +291,86 @@ class PlanCalculatorTest {
                 host(observed("lb-1", LB)), owning(Set.of("lb-1"), Set.of("ep-remote")), true);
         assertThat(plan.steps()).isEmpty();
     }
+
+    @Test
+    void anOwnedLoadBalancerKnownOnlyFromTheJournalIsUpToDateWhenItsFingerprintMatches() {
+        ObservedLoadBalancer journaled = ObservedLoadBalancer.journaled("lb-1", KEY, fingerprint(LB));
+        Plan plan = PlanCalculator.plan(desired(LB), host(journaled), owning(Set.of("lb-1"), Set.of("ep-remote")),
+                true);
+        assertThat(plan.steps()).isEmpty();
+    }
+
+    @Test
+    void anOwnedLoadBalancerWhoseFingerprintDiffersIsModifiedWithoutReadingIt() {
+        ObservedLoadBalancer journaled = ObservedLoadBalancer.journaled("lb-1", KEY, "0123456789abcdef");
+        Plan plan = PlanCalculator.plan(desired(LB), host(journaled), owning(Set.of("lb-1"), Set.of("ep-remote")),
+                true);
+        assertThat(plan.steps()).containsExactly(new PlanStep.ModifyLoadBalancer("lb-1", LB));
+    }
+
+    @Test
+    void aBackendWhoseEndpointIsCreatedInThisPlanChangesTheFingerprint() {
+        // The journal says lb-1 was written with the remote backend unresolved; the endpoint is created now.
+        String writtenWithout = Fingerprints.loadBalancer(LB, List.of("ep-local", ""));
+        ObservedLoadBalancer journaled = ObservedLoadBalancer.journaled("lb-1", KEY, writtenWithout);
+        Plan plan = PlanCalculator.plan(desired(LB), new ObservedState(List.of(LOCAL_EP), List.of(journaled)),
+                owning(Set.of("lb-1"), Set.of()), true);
+        assertThat(plan.steps()).containsExactly(new PlanStep.CreateRemoteEndpoint(REMOTE),
+                new PlanStep.ModifyLoadBalancer("lb-1", LB));
+    }
+
+    @Test
+    void contentDriftSeenInAReadDocumentOfAnOwnedLoadBalancerIsRepaired() {
+        ObservedLoadBalancer drifted = new ObservedLoadBalancer("lb-1", KEY, 8080, List.of("ep-local"),
+                List.of("10.244.0.5"), LB.sourceVip(), 0, 0, 0, fingerprint(LB), true);
+        Plan plan = PlanCalculator.plan(desired(LB), host(drifted), owning(Set.of("lb-1"), Set.of("ep-remote")),
+                false);
+        assertThat(plan.steps()).containsExactly(new PlanStep.ReplaceLoadBalancer("lb-1", LB, false));
+    }
+
+    @Test
+    void fieldsHnsOmitsOnReadBackAreNotDifferences() {
+        DesiredLoadBalancer full = new DesiredLoadBalancer(WEB, LoadBalancerKind.NODE_PORT,
+                new LoadBalancerKey(IpFamily.IPV4, "", Protocol.TCP, 30080), 8080, LB.backends(), LB.sourceVip(), 1,
+                16 | 1, 2);
+        // HNS returned no DistributionType, dropped port-mapping flag 16 and the source VIP.
+        ObservedLoadBalancer echoed = new ObservedLoadBalancer("lb-1", full.key(), 8080,
+                List.of("EP-LOCAL", "EP-REMOTE"), full.backends(), "", 1, 1, 0);
+        Plan plan = PlanCalculator.plan(desired(full), host(echoed), Ownership.NONE, true);
+        assertThat(plan.steps()).hasSize(2).allMatch(s -> s instanceof PlanStep.AdoptLoadBalancer
+                || s instanceof PlanStep.AdoptRemoteEndpoint);
+        assertThat(plan.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aFieldHnsReportsThatIsNotWantedIsADifference() {
+        ObservedLoadBalancer withIlb = new ObservedLoadBalancer("lb-1", KEY, 8080, List.of("ep-local", "ep-remote"),
+                LB.backends(), LB.sourceVip(), 0, 1, 0);
+        Plan plan = PlanCalculator.plan(desired(LB), host(withIlb), owning(Set.of(), Set.of("ep-remote")), true);
+        assertThat(plan.steps()).containsExactly(new PlanStep.ReplaceLoadBalancer("lb-1", LB, true));
+    }
+
+    @Test
+    void anUnownedRemoteEndpointWithTheDesiredIpAndAnUnreturnedProviderAddressIsAdopted() {
+        ObservedEndpoint noPa = ObservedEndpoint.remote("ep-remote", "10.244.1.5", "");
+        Plan plan = PlanCalculator.plan(desired(), new ObservedState(List.of(LOCAL_EP, noPa), List.of()),
+                Ownership.NONE, true);
+        assertThat(plan.steps()).containsExactly(new PlanStep.AdoptRemoteEndpoint("ep-remote", REMOTE));
+    }
+
+    @Test
+    void anOwnedRemoteEndpointWrittenWithAnotherMacIsStale() {
+        ObservedEndpoint oldMac = new ObservedEndpoint("ep-remote", List.of("10.244.1.5"), true, "10.0.0.2",
+                "02-11-00-00-00-01");
+        Plan plan = PlanCalculator.plan(desired(), new ObservedState(List.of(LOCAL_EP, oldMac), List.of()),
+                owning(Set.of(), Set.of("ep-remote")), true);
+        assertThat(plan.steps()).containsExactly(new PlanStep.CreateRemoteEndpoint(REMOTE),
+                new PlanStep.DeleteRemoteEndpoint("ep-remote", "10.244.1.5"));
+    }
+
+    @Test
+    void ownershipIgnoresTheLetterCaseOfIds() {
+        assertThat(owning(Set.of("lb-1"), Set.of("ep-remote")).ownsLoadBalancer("LB-1")).isTrue();
+        assertThat(owning(Set.of("lb-1"), Set.of("ep-remote")).ownsRemoteEndpoint("EP-Remote")).isTrue();
+    }
 }

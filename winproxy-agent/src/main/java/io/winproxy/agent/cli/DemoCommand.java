@@ -145,7 +145,7 @@ public final class DemoCommand implements Callable<Integer> {
                         if (report.result().complete()) {
                             firstSuccess.countDown();
                         }
-                    }, handler -> new DemoCni(emulated, handler)));
+                    }, handler -> new DemoCni(emulated, handler), host.driftBudget()));
             out.printf("winproxy demo: node %s, %s network %s, API server %s, manifests %s%n", nodeName,
                     emulated.type().hcnType(), emulated.networkName(), cluster.apiUrl(), cluster.manifestsDir());
             agent.healthAddress().ifPresent(a -> out.println("  health:  http://" + hostPort(a) + "/healthz"));

@@ -3,7 +3,10 @@ package io.winproxy.agent.cli;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.windows.WindowsHnsClient;
+import io.winproxy.agent.config.GoDuration;
+import io.winproxy.agent.dataplane.DriftBudget;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +42,44 @@ public final class HnsHostOptions {
             description = "Type of the emulated network built from the Nodes when no --hns-state is given "
                     + "(default: overlay).")
     NetworkKind emulatedNetworkType;
+
+    @Option(names = "--hns-drift-check-period", paramLabel = "DURATION",
+            description = "Re-read every load balancer and remote endpoint winproxy owns once per this period to "
+                    + "repair changes made behind its back (default 10m; 0s: as many as the per-sync limit allows "
+                    + "in every periodic resync).")
+    String driftCheckPeriod;
+
+    @Option(names = "--hns-drift-check-reads", paramLabel = "N",
+            description = "At most N documents are re-read for drift in one periodic resync (default 100; 0 turns "
+                    + "content-drift checks off; deletions are always seen).")
+    Integer driftCheckReads;
+
+    /**
+     * The drift budget of {@code --hns-drift-check-period} and {@code --hns-drift-check-reads}.
+     *
+     * @throws UsageException naming the flag when a value is invalid
+     */
+    public DriftBudget driftBudget() {
+        Duration period = DriftBudget.DEFAULT.period();
+        if (driftCheckPeriod != null) {
+            try {
+                period = GoDuration.parse(driftCheckPeriod);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--hns-drift-check-period: " + e.getMessage());
+            }
+            if (period.isNegative()) {
+                throw new UsageException("--hns-drift-check-period: must not be negative: " + driftCheckPeriod);
+            }
+        }
+        int reads = DriftBudget.DEFAULT.readsPerSync();
+        if (driftCheckReads != null) {
+            if (driftCheckReads < 0) {
+                throw new UsageException("--hns-drift-check-reads: must not be negative: " + driftCheckReads);
+            }
+            reads = driftCheckReads;
+        }
+        return new DriftBudget(period, reads);
+    }
 
     /** The HNS kind in effect: explicit, else emulated when a state file is given, else by operating system. */
     public HnsKind effectiveHns() {

@@ -107,6 +107,9 @@ public final class PlanOutput {
         node.put("op", step.op());
         if (step instanceof PlanStep.CreateRemoteEndpoint s) {
             node.set("endpoint", remoteEndpoint(s.endpoint()));
+        } else if (step instanceof PlanStep.AdoptRemoteEndpoint s) {
+            node.put("id", s.id());
+            node.set("endpoint", remoteEndpoint(s.endpoint()));
         } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
             node.put("id", s.id());
             node.set("loadBalancer", loadBalancer(s.loadBalancer()));
@@ -162,6 +165,8 @@ public final class PlanOutput {
     public static String describe(PlanStep step) {
         if (step instanceof PlanStep.CreateRemoteEndpoint s) {
             return step.op() + " " + s.endpoint().ip();
+        } else if (step instanceof PlanStep.AdoptRemoteEndpoint s) {
+            return step.op() + " " + s.id() + " " + s.endpoint().ip();
         } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
             return step.op() + " " + s.id() + " " + lbSummary(s.loadBalancer());
         } else if (step instanceof PlanStep.CreateLoadBalancer s) {

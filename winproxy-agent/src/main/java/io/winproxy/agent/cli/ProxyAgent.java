@@ -3,6 +3,7 @@ package io.winproxy.agent.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
+import io.winproxy.agent.dataplane.DriftBudget;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.MeteredHnsClient;
 import io.winproxy.agent.dataplane.OwnershipJournal;
@@ -39,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -67,7 +69,15 @@ public final class ProxyAgent implements AutoCloseable {
      */
     public record Setup(ProxyConfig config, HnsClient hns, String networkName, Path stateDir,
                         KubernetesClient client, List<String> serviceHealthIps, List<LoadBalancerFeature> features,
-                        Consumer<SyncReport> onSync, UnaryOperator<ClusterEventHandler> handlerDecorator) {
+                        Consumer<SyncReport> onSync, UnaryOperator<ClusterEventHandler> handlerDecorator,
+                        DriftBudget drift) {
+        /** A setup with the default drift budget. */
+        public Setup(ProxyConfig config, HnsClient hns, String networkName, Path stateDir, KubernetesClient client,
+                     List<String> serviceHealthIps, List<LoadBalancerFeature> features, Consumer<SyncReport> onSync,
+                     UnaryOperator<ClusterEventHandler> handlerDecorator) {
+            this(config, hns, networkName, stateDir, client, serviceHealthIps, features, onSync, handlerDecorator,
+                    DriftBudget.DEFAULT);
+        }
     }
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -105,8 +115,10 @@ public final class ProxyAgent implements AutoCloseable {
         closeables.add(0, serviceHealth);
 
         HnsClient hns = new MeteredHnsClient(setup.hns(), metrics, System::nanoTime);
+        hns.setNativeCallListener(metrics::hnsNativeCall);
         OwnershipJournal journal = OwnershipJournal.open(setup.stateDir());
-        dataplane = new HnsDataplane(hns, setup.networkName(), journal, config.syncPeriod(), System::nanoTime);
+        dataplane = new HnsDataplane(hns, setup.networkName(), journal, config.syncPeriod(), System::nanoTime,
+                setup.drift(), () -> UUID.randomUUID().toString());
         dataplane.setSourceVip(config.sourceVip());
 
         HnsCapabilities caps = hns.capabilities();

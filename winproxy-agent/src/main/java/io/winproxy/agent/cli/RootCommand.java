@@ -128,7 +128,7 @@ public final class RootCommand implements Callable<Integer> {
                     if (report.result().complete() && readyReported.compareAndSet(false, true)) {
                         ready.run();
                     }
-                }, null))) {
+                }, null, host.driftBudget()))) {
             if (config.configFile().isPresent()) {
                 try {
                     watcher = ConfigFileWatcher.start(config.configFile().get(), message -> {

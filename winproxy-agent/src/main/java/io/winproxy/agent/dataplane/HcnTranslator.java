@@ -14,10 +14,12 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
+import io.winproxy.policy.net.IpAddresses;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,15 +31,65 @@ public final class HcnTranslator {
     private HcnTranslator() {
     }
 
-    /** An HNS endpoint as the policy sees it: IPs, the remote flag and the overlay provider address. */
+    /**
+     * An HNS endpoint as the policy sees it: lower-case ID, IPs in canonical text (HNS may render IPv6 differently
+     * from how it was written), the remote flag and the overlay provider address (empty when HNS did not return it).
+     */
     public static ObservedEndpoint toObserved(HostComputeEndpoint endpoint) {
         List<String> ips = new ArrayList<>();
         for (IpConfiguration ipc : endpoint.ipConfigurations()) {
             if (ipc.ipAddress() != null && !ipc.ipAddress().isEmpty()) {
-                ips.add(ipc.ipAddress());
+                ips.add(canonicalIp(ipc.ipAddress()));
             }
         }
-        return new ObservedEndpoint(endpoint.id(), ips, endpoint.isRemote(), providerAddress(endpoint).orElse(""));
+        return new ObservedEndpoint(lower(endpoint.id()), ips, endpoint.isRemote(),
+                providerAddress(endpoint).map(HcnTranslator::canonicalIp).orElse(""), "");
+    }
+
+    /** An owned remote endpoint as the journal describes it (what winproxy wrote). */
+    public static ObservedEndpoint toObserved(String id, OwnershipJournal.RemoteEndpointEntry entry) {
+        return new ObservedEndpoint(lower(id), List.of(entry.ip()), true, entry.providerAddress(), entry.macAddress());
+    }
+
+    /** The canonical text of an IP address (IPv6 compressed, lower-case); the input when it is not an IP. */
+    public static String canonicalIp(String ip) {
+        return ip == null ? "" : IpAddresses.canonical(ip).orElse(ip);
+    }
+
+    static String lower(String id) {
+        return id == null ? "" : id.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The key of a journal entry ({@code LoadBalancerKey.toString()}: {@code 10.96.0.10:53/UDP},
+     * {@code [fd00::10]:53/UDP}, {@code *:30080/TCP}), or null when it cannot be read.
+     */
+    public static LoadBalancerKey parseKey(String text, boolean ipv6) {
+        if (text == null) {
+            return null;
+        }
+        int slash = text.lastIndexOf('/');
+        int colon = slash < 0 ? -1 : text.lastIndexOf(':', slash);
+        if (slash < 0 || colon < 0) {
+            return null;
+        }
+        Optional<Protocol> protocol = Protocol.parse(text.substring(slash + 1));
+        int port;
+        try {
+            port = Integer.parseInt(text.substring(colon + 1, slash));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        String vip = text.substring(0, colon);
+        if (vip.startsWith("[") && vip.endsWith("]")) {
+            vip = vip.substring(1, vip.length() - 1);
+        }
+        if (vip.equals("*")) {
+            vip = "";
+        }
+        String frontend = canonicalIp(vip);
+        IpFamily family = frontend.isEmpty() ? (ipv6 ? IpFamily.IPV6 : IpFamily.IPV4) : IpFamily.of(frontend);
+        return protocol.map(p -> new LoadBalancerKey(family, frontend, p, port)).orElse(null);
     }
 
     /** The value of an endpoint's {@code ProviderAddress} policy, if it has one. */
@@ -71,7 +123,7 @@ public final class HcnTranslator {
     public static ObservedLoadBalancer toObserved(HostComputeLoadBalancer lb,
                                                   Map<String, List<String>> ipsByEndpointId) {
         IpFamily family = (lb.flags() & HostComputeLoadBalancer.FLAG_IPV6) != 0 ? IpFamily.IPV6 : IpFamily.IPV4;
-        String vip = lb.frontendVips().isEmpty() ? "" : lb.frontendVips().get(0);
+        String vip = lb.frontendVips().isEmpty() ? "" : canonicalIp(lb.frontendVips().get(0));
         if (!vip.isEmpty()) {
             family = IpFamily.of(vip);
         }
@@ -100,11 +152,15 @@ public final class HcnTranslator {
             ips.stream().filter(ip -> IpFamily.of(ip) == wanted).findFirst().ifPresent(backendIps::add);
         }
         backendIps.sort(null);
-        return new ObservedLoadBalancer(lb.id(), key, internalPort, lb.hostComputeEndpoints(), backendIps,
-                lb.sourceVip(), lb.flags(), portMappingFlags, distribution);
+        List<String> endpointIds = lb.hostComputeEndpoints().stream().map(HcnTranslator::lower).toList();
+        return new ObservedLoadBalancer(lower(lb.id()), key, internalPort, endpointIds, backendIps,
+                canonicalIp(lb.sourceVip()), lb.flags(), portMappingFlags, distribution);
     }
 
-    /** The HCN create/modify document of a desired load balancer whose backends resolved to these endpoint IDs. */
+    /**
+     * The HCN create/modify document of a desired load balancer whose backends resolved to these endpoint IDs (no
+     * ID: a create with the ID chosen by winproxy sets it with {@code withId}).
+     */
     public static HostComputeLoadBalancer toHcn(DesiredLoadBalancer lb, List<String> endpointIds) {
         LoadBalancerKey key = lb.key();
         List<String> vips = key.frontendVip().isEmpty() ? List.of() : List.of(key.frontendVip());

@@ -5,6 +5,8 @@ import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.NativeCallListener;
+import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
@@ -72,6 +74,37 @@ public final class MeteredHnsClient implements HnsClient {
     @Override
     public List<HostComputeEndpoint> listEndpoints(String networkId) {
         return call("ListEndpoints", () -> delegate.listEndpoints(networkId));
+    }
+
+    @Override
+    public List<String> listEndpointIds(String networkId) {
+        return call("HcnEnumerateEndpoints", () -> delegate.listEndpointIds(networkId));
+    }
+
+    @Override
+    public NetworkSession openNetwork(String networkId) {
+        NetworkSession session = call("HcnOpenNetwork", () -> delegate.openNetwork(networkId));
+        return new NetworkSession() {
+            @Override
+            public String networkId() {
+                return session.networkId();
+            }
+
+            @Override
+            public HostComputeEndpoint createEndpoint(HostComputeEndpoint settings) {
+                return call("HcnCreateEndpoint", () -> session.createEndpoint(settings));
+            }
+
+            @Override
+            public void close() {
+                session.close();
+            }
+        };
+    }
+
+    @Override
+    public void setNativeCallListener(NativeCallListener listener) {
+        delegate.setNativeCallListener(listener);
     }
 
     @Override

@@ -7,12 +7,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.winproxy.policy.plan.Ownership;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -20,23 +30,54 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The IDs of the HNS objects winproxy created or adopted (HNS objects carry no owner tag), with what they serve.
- * Stored as {@code ownership.json} in the state directory, written atomically (temporary file + move) by
- * {@link #flush()} so that a crash leaves either the old or the new file. A journal without a directory
- * ({@link #inMemory()}) is used by the read-only commands.
+ * The HNS objects winproxy created or adopted (HNS objects carry no owner tag), with what winproxy wrote: per load
+ * balancer the service port, the key and the {@link io.winproxy.policy.plan.Fingerprints fingerprint} of the desired
+ * object it was written from; per remote endpoint its IP, provider address and MAC. This, not HNS's read-back, is what
+ * the planner trusts. IDs are kept lower-case; every lookup ignores the letter case (HNS returns upper-case GUIDs).
+ *
+ * <p>Stored in the state directory as {@code ownership.json} (a snapshot, replaced atomically: temporary file +
+ * move) plus {@code ownership.log}, an append-only log of the changes since that snapshot, one JSON object per line.
+ * {@link #flush()} appends the pending changes and forces them to disk, so its cost is proportional to the change,
+ * not to the journal; when the log outgrows the snapshot it is compacted into a new snapshot. Loading replays the log
+ * over the snapshot (replaying twice is harmless; a torn last line from a crash is ignored). A journal that predates
+ * fingerprints (version 1) loads with none: those load balancers are read once and their fingerprint recorded.
+ * A journal without a directory ({@link #inMemory()}) is used by the read-only commands.
  *
  * <p>Not thread-safe: the sync thread is its only writer.
  */
 public final class OwnershipJournal {
     private static final Logger logger = LoggerFactory.getLogger(OwnershipJournal.class);
     public static final String FILE_NAME = "ownership.json";
+    public static final String LOG_NAME = "ownership.log";
+    private static final int MIN_COMPACTION_LINES = 4096;
 
-    /** What an owned load balancer serves: the service port ("ns/name:port") and its key ("vip:port/TCP"). */
-    public record LoadBalancerEntry(@JsonProperty("service") String service, @JsonProperty("key") String key) {
+    /**
+     * What an owned load balancer serves and what winproxy wrote: the service port ("ns/name:port"), its key
+     * ("vip:port/TCP"), whether it is IPv6 (the key of a VIP-less load balancer does not say), and the fingerprint
+     * (null when not known: adopted by an older version, or written by a create whose completion was not recorded).
+     */
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    public record LoadBalancerEntry(@JsonProperty("service") String service, @JsonProperty("key") String key,
+                                    @JsonProperty("ipv6") boolean ipv6,
+                                    @JsonProperty("fingerprint") String fingerprint) {
+        public LoadBalancerEntry(String service, String key) {
+            this(service, key, false, null);
+        }
     }
 
-    /** An owned remote endpoint: its IP. */
-    public record RemoteEndpointEntry(@JsonProperty("ip") String ip) {
+    /** An owned remote endpoint as winproxy wrote it: IP, provider address (empty on l2bridge) and MAC. */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public record RemoteEndpointEntry(@JsonProperty("ip") String ip,
+                                      @JsonProperty("providerAddress") String providerAddress,
+                                      @JsonProperty("macAddress") String macAddress) {
+        public RemoteEndpointEntry {
+            providerAddress = providerAddress == null ? "" : providerAddress;
+            macAddress = macAddress == null ? "" : macAddress;
+        }
+
+        public RemoteEndpointEntry(String ip) {
+            this(ip, "", "");
+        }
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,17 +86,31 @@ public final class OwnershipJournal {
                     @JsonProperty("remoteEndpoints") Map<String, RemoteEndpointEntry> remoteEndpoints) {
     }
 
+    /** One line of the change log: a put ({@code lb}/{@code ep} with the entry) or a removal (entry null). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Change(@JsonProperty("kind") String kind, @JsonProperty("id") String id,
+                  @JsonProperty("lb") LoadBalancerEntry lb, @JsonProperty("ep") RemoteEndpointEntry ep) {
+    }
+
     private final Path file;
+    private final Path logFile;
     private final ObjectMapper mapper;
-    private final Map<String, LoadBalancerEntry> loadBalancers = new TreeMap<>();
-    private final Map<String, RemoteEndpointEntry> remoteEndpoints = new TreeMap<>();
-    private boolean dirty;
+    private final ObjectMapper lineMapper;
+    private final Map<String, LoadBalancerEntry> loadBalancers = new HashMap<>();
+    private final Map<String, RemoteEndpointEntry> remoteEndpoints = new HashMap<>();
+    private final List<Change> pending = new ArrayList<>();
+    private int logLines;
+    private boolean snapshotStale;
 
     private OwnershipJournal(Path file) {
         this.file = file;
+        this.logFile = file == null ? null : file.resolveSibling(LOG_NAME);
         this.mapper = JsonMapper.builder()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(SerializationFeature.INDENT_OUTPUT)
+                .build();
+        this.lineMapper = JsonMapper.builder()
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .build();
     }
 
@@ -65,8 +120,8 @@ public final class OwnershipJournal {
     }
 
     /**
-     * Opens the journal of a state directory (creating neither the directory nor the file until the first
-     * {@link #flush()}). An unreadable journal is logged and treated as empty: adoption then rebuilds it.
+     * Opens the journal of a state directory (creating neither the directory nor the files until the first
+     * {@link #flush()}). An unreadable snapshot is logged and treated as empty: adoption then rebuilds it.
      */
     public static OwnershipJournal open(Path stateDir) {
         OwnershipJournal journal = new OwnershipJournal(stateDir.resolve(FILE_NAME));
@@ -75,109 +130,219 @@ public final class OwnershipJournal {
     }
 
     private void load() {
-        if (!Files.isRegularFile(file)) {
-            return;
+        if (Files.isRegularFile(file)) {
+            try {
+                Document doc = mapper.readValue(file.toFile(), Document.class);
+                if (doc.loadBalancers() != null) {
+                    doc.loadBalancers().forEach((id, e) -> loadBalancers.put(normalize(id), e));
+                }
+                if (doc.remoteEndpoints() != null) {
+                    doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(normalize(id), e));
+                }
+            } catch (IOException e) {
+                logger.warn("Ownership journal {} is unreadable ({}); starting empty, existing objects will be "
+                        + "adopted", file, e.getMessage());
+            }
         }
-        try {
-            Document doc = mapper.readValue(file.toFile(), Document.class);
-            if (doc.loadBalancers() != null) {
-                loadBalancers.putAll(doc.loadBalancers());
+        if (Files.isRegularFile(logFile)) {
+            try (BufferedReader reader = Files.newBufferedReader(logFile, StandardCharsets.UTF_8)) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                    try {
+                        replay(lineMapper.readValue(line, Change.class));
+                        logLines++;
+                    } catch (IOException e) {
+                        // A crash during an append leaves a torn last line; anything after it is not trusted.
+                        logger.warn("Ownership journal log {} ends with an unreadable line; ignoring it", logFile);
+                        snapshotStale = true;
+                        break;
+                    }
+                }
+            } catch (IOException e) {
+                logger.warn("Ownership journal log {} is unreadable ({}); objects it named will be adopted",
+                        logFile, e.getMessage());
             }
-            if (doc.remoteEndpoints() != null) {
-                remoteEndpoints.putAll(doc.remoteEndpoints());
-            }
-        } catch (IOException e) {
-            logger.warn("Ownership journal {} is unreadable ({}); starting empty, existing objects will be adopted",
-                    file, e.getMessage());
         }
     }
 
-    /** Where the journal lives, or empty for an in-memory journal. */
+    private void replay(Change change) {
+        String id = normalize(change.id());
+        if ("lb".equals(change.kind())) {
+            if (change.lb() == null) {
+                loadBalancers.remove(id);
+            } else {
+                loadBalancers.put(id, change.lb());
+            }
+        } else if ("ep".equals(change.kind())) {
+            if (change.ep() == null) {
+                remoteEndpoints.remove(id);
+            } else {
+                remoteEndpoints.put(id, change.ep());
+            }
+        }
+    }
+
+    /** Where the journal's snapshot lives, or empty for an in-memory journal. */
     public Optional<Path> file() {
         return Optional.ofNullable(file);
     }
 
+    /** Records a load balancer without a fingerprint (its content is verified by reading it once). */
     public void recordLoadBalancer(String id, String service, String key) {
-        LoadBalancerEntry entry = new LoadBalancerEntry(service, key);
-        if (!entry.equals(loadBalancers.put(id, entry))) {
-            dirty = true;
+        recordLoadBalancer(id, new LoadBalancerEntry(service, key, false, null));
+    }
+
+    public void recordLoadBalancer(String id, LoadBalancerEntry entry) {
+        String key = normalize(id);
+        if (!entry.equals(loadBalancers.put(key, entry))) {
+            pending.add(new Change("lb", key, entry, null));
         }
     }
 
     public void forgetLoadBalancer(String id) {
-        if (loadBalancers.remove(id) != null) {
-            dirty = true;
+        String key = normalize(id);
+        if (loadBalancers.remove(key) != null) {
+            pending.add(new Change("lb", key, null, null));
         }
     }
 
+    /** Records a remote endpoint with only its IP (what it was written with is unknown). */
     public void recordRemoteEndpoint(String id, String ip) {
-        RemoteEndpointEntry entry = new RemoteEndpointEntry(ip);
-        if (!entry.equals(remoteEndpoints.put(id, entry))) {
-            dirty = true;
+        recordRemoteEndpoint(id, new RemoteEndpointEntry(ip));
+    }
+
+    public void recordRemoteEndpoint(String id, RemoteEndpointEntry entry) {
+        String key = normalize(id);
+        if (!entry.equals(remoteEndpoints.put(key, entry))) {
+            pending.add(new Change("ep", key, null, entry));
         }
     }
 
     public void forgetRemoteEndpoint(String id) {
-        if (remoteEndpoints.remove(id) != null) {
-            dirty = true;
+        String key = normalize(id);
+        if (remoteEndpoints.remove(key) != null) {
+            pending.add(new Change("ep", key, null, null));
         }
     }
 
     public boolean ownsLoadBalancer(String id) {
-        return loadBalancers.containsKey(id);
+        return loadBalancers.containsKey(normalize(id));
     }
 
     public boolean ownsRemoteEndpoint(String id) {
-        return remoteEndpoints.containsKey(id);
+        return remoteEndpoints.containsKey(normalize(id));
     }
 
-    /** The entry of an owned load balancer (the service port it serves). */
+    /** The entry of an owned load balancer. */
     public Optional<LoadBalancerEntry> loadBalancer(String id) {
-        return Optional.ofNullable(loadBalancers.get(id));
+        return Optional.ofNullable(loadBalancers.get(normalize(id)));
     }
 
-    /** Owned load balancers by ID, sorted. */
+    /** The entry of an owned remote endpoint. */
+    public Optional<RemoteEndpointEntry> remoteEndpoint(String id) {
+        return Optional.ofNullable(remoteEndpoints.get(normalize(id)));
+    }
+
+    /** Owned load balancers by lower-case ID, sorted (a copy). */
     public Map<String, LoadBalancerEntry> loadBalancers() {
-        return Map.copyOf(loadBalancers);
+        return new TreeMap<>(loadBalancers);
     }
 
-    /** Owned remote endpoints by ID. */
+    /** Owned remote endpoints by lower-case ID, sorted (a copy). */
     public Map<String, RemoteEndpointEntry> remoteEndpoints() {
-        return Map.copyOf(remoteEndpoints);
+        return new TreeMap<>(remoteEndpoints);
     }
 
-    /** A snapshot for the plan calculator. */
+    public int loadBalancerCount() {
+        return loadBalancers.size();
+    }
+
+    public int remoteEndpointCount() {
+        return remoteEndpoints.size();
+    }
+
+    /** Read-only live views of the owned IDs for the plan calculator (valid while the journal is not changed). */
     public Ownership ownership() {
-        return new Ownership(loadBalancers.keySet(), remoteEndpoints.keySet());
+        return new Ownership(Collections.unmodifiableSet(loadBalancers.keySet()),
+                Collections.unmodifiableSet(remoteEndpoints.keySet()));
+    }
+
+    /** Whether changes are waiting for {@link #flush()}. */
+    public boolean dirty() {
+        return !pending.isEmpty() || snapshotStale;
     }
 
     /**
-     * Writes the journal if it changed since the last flush: to a temporary file in the same directory, then an
-     * atomic move over the old one.
+     * Makes the changes since the last flush durable: appends them to the log and forces it to disk; compacts the log
+     * into a new snapshot when it has grown larger than the journal. No-op for an in-memory journal or without
+     * changes.
      *
-     * @throws UncheckedIOException when the state directory cannot be written
+     * @throws UncheckedIOException when the state directory cannot be written (the changes stay pending)
      */
     public void flush() {
-        if (!dirty || file == null) {
-            dirty = false;
+        if (file == null) {
+            pending.clear();
+            return;
+        }
+        if (pending.isEmpty() && !snapshotStale) {
             return;
         }
         try {
             Files.createDirectories(file.getParent());
-            Path tmp = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");
-            try {
-                mapper.writeValue(tmp.toFile(), new Document(1, loadBalancers, remoteEndpoints));
-                try {
-                    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
+            if (snapshotStale || !Files.exists(file) || logLines + pending.size() > Math.max(MIN_COMPACTION_LINES,
+                    loadBalancers.size() + remoteEndpoints.size())) {
+                compact();
+            } else {
+                append();
             }
-            dirty = false;
+            pending.clear();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write ownership journal " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    private void append() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (Change change : pending) {
+            text.append(lineMapper.writeValueAsString(change)).append('\n');
+        }
+        try (FileChannel ch = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                ch.write(bytes);
+            }
+            ch.force(false);
+        }
+        logLines += pending.size();
+    }
+
+    /** Writes a new snapshot atomically, then removes the log (a crash in between replays the log harmlessly). */
+    private void compact() throws IOException {
+        Path tmp = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");
+        try {
+            mapper.writeValue(tmp.toFile(), new Document(2, new TreeMap<>(loadBalancers),
+                    new TreeMap<>(remoteEndpoints)));
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        Files.deleteIfExists(logFile);
+        logLines = 0;
+        snapshotStale = false;
+    }
+
+    static String normalize(String id) {
+        return id == null ? "" : id.toLowerCase(Locale.ROOT);
     }
 }

@@ -14,6 +14,8 @@ final class PlanSteps {
     static String objectOf(PlanStep step) {
         if (step instanceof PlanStep.CreateRemoteEndpoint s) {
             return s.endpoint().ip();
+        } else if (step instanceof PlanStep.AdoptRemoteEndpoint s) {
+            return s.endpoint().ip();
         } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
             return s.loadBalancer().key().toString();
         } else if (step instanceof PlanStep.CreateLoadBalancer s) {

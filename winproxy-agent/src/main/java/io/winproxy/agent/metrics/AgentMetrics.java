@@ -99,6 +99,13 @@ public interface AgentMetrics {
     }
 
     /**
+     * One native call into {@code computenetwork.dll} (or, on the emulator, the call it stands for), by export name
+     * ({@code winproxy_hns_native_calls_total{call="HcnEnumerateEndpoints"}}). Called on the calling thread.
+     */
+    default void hnsNativeCall(String function) {
+    }
+
+    /**
      * HNS load balancers seen by the last observe: those in the ownership journal and the others
      * ({@code winproxy_load_balancers{ownership="owned"|"unowned"}}).
      */

@@ -1,5 +1,6 @@
 package io.winproxy.agent.metrics;
 
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -47,6 +49,8 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
     private final Counter healthzTotal;
     private final Counter livezTotal;
     private final Counter hnsCalls;
+    private final Counter hnsNativeCalls;
+    private final Map<String, CounterDataPoint> nativeCallPoints = new ConcurrentHashMap<>();
     private final Histogram hnsCallDuration;
     private final Gauge loadBalancers;
     private final Gauge servicePortsFailed;
@@ -79,6 +83,9 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
         hnsCalls = Counter.builder().name("winproxy_hns_calls_total")
                 .help("HNS (computenetwork.dll) calls by operation and HRESULT").labelNames("operation", "code")
                 .register(registry);
+        hnsNativeCalls = Counter.builder().name("winproxy_hns_native_calls_total")
+                .help("Native HCN calls (computenetwork.dll exports, or the emulator's stand-ins) by function")
+                .labelNames("call").register(registry);
         hnsCallDuration = Histogram.builder().name("winproxy_hns_call_duration_seconds")
                 .help("HNS (computenetwork.dll) call latency in seconds by operation").classicOnly()
                 .classicExponentialUpperBounds(0.001, 2, 15).labelNames("operation").register(registry);
@@ -184,6 +191,11 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
     @Override
     public void livezResponse(int statusCode) {
         livezTotal.labelValues(Integer.toString(statusCode)).inc();
+    }
+
+    @Override
+    public void hnsNativeCall(String function) {
+        nativeCallPoints.computeIfAbsent(function, f -> hnsNativeCalls.labelValues(f)).inc();
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +77,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private volatile boolean servicesSynced;
     private volatile boolean endpointSlicesSynced;
     private volatile boolean nodeSynced;
+    /** Set by every change request, cleared by the sync that takes it: a sync without one is the periodic resync. */
+    private final AtomicBoolean changeRequested = new AtomicBoolean();
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
     private final Set<String> reportedFailures = new HashSet<>();
     private long sequence;
@@ -185,6 +188,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             health.queued(family);
             metrics.queuedTimestamp(family, now);
         }
+        changeRequested.set(true);
         runner.run();
     }
 
@@ -198,7 +202,9 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         }
         long start = System.nanoTime();
         try {
-            ObservedState observed = dataplane.observe();
+            // Only the periodic resync (no change waiting) spends the drift budget: a sync for a change stays cheap.
+            boolean periodic = !changeRequested.getAndSet(false);
+            ObservedState observed = dataplane.observe(periodic);
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
             PolicySnapshot snapshot = policy.compute(host);
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),

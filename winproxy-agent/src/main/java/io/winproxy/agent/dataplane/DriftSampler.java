@@ -1,0 +1,77 @@
+package io.winproxy.agent.dataplane;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/**
+ * Chooses which owned objects to re-read for content drift, on a rolling budget: every owned object once per
+ * {@code period} of elapsed time, but never more than {@code maxPerSync} documents in one sync. Objects are taken
+ * oldest check first (a rotating queue); new objects join at the end. The budget accrues as time passes (owned
+ * objects x elapsed / period) and is spent only when a sync asks for drift checks, capped at {@code maxPerSync}.
+ *
+ * <p>Not thread-safe: the sync thread owns it.
+ */
+final class DriftSampler {
+    private final Duration period;
+    private final int maxPerSync;
+    private final LongSupplier nanoTime;
+    private final LinkedHashSet<String> queue = new LinkedHashSet<>();
+    private double credit;
+    private long lastNanos;
+    private boolean started;
+
+    DriftSampler(Duration period, int maxPerSync, LongSupplier nanoTime) {
+        this.period = period;
+        this.maxPerSync = Math.max(0, maxPerSync);
+        this.nanoTime = nanoTime;
+    }
+
+    /** Adds an object to the rotation (at the end) if it is not in it yet. */
+    void track(String id) {
+        queue.add(id);
+    }
+
+    /** Removes an object from the rotation. */
+    void forget(String id) {
+        queue.remove(id);
+    }
+
+    /**
+     * The IDs to re-read in this sync (moved to the end of the rotation), skipping and dropping those
+     * {@code stillOwned} rejects. Returns none when {@code allowed} is false, but the budget keeps accruing.
+     */
+    List<String> next(boolean allowed, Predicate<String> stillOwned) {
+        long now = nanoTime.getAsLong();
+        if (started && !period.isZero()) {
+            credit += (double) queue.size() * (now - lastNanos) / period.toNanos();
+        } else if (!started) {
+            started = true;
+        }
+        lastNanos = now;
+        credit = Math.min(credit, maxPerSync);
+        if (!allowed || maxPerSync == 0) {
+            return List.of();
+        }
+        int budget = period.isZero() ? maxPerSync : (int) Math.floor(credit);
+        List<String> out = new ArrayList<>(Math.min(budget, queue.size()));
+        var it = queue.iterator();
+        while (out.size() < budget && it.hasNext()) {
+            String id = it.next();
+            it.remove();
+            if (stillOwned.test(id)) {
+                out.add(id);
+            }
+        }
+        queue.addAll(out);
+        credit -= out.size();
+        return out;
+    }
+
+    int size() {
+        return queue.size();
+    }
+}

@@ -1,0 +1,401 @@
+package io.winproxy.agent.dataplane;
+
+import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.HnsException;
+import io.winproxy.hns.NetworkSession;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.policy.desired.DesiredLoadBalancer;
+import io.winproxy.policy.desired.DesiredRemoteEndpoint;
+import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.plan.EndpointResolver;
+import io.winproxy.policy.plan.Fingerprints;
+import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanStep;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Executes a plan step by step. New objects get IDs winproxy chooses; the steps run in chunks, and before a chunk
+ * runs, the objects it will create are recorded in the journal and the journal is flushed (write-ahead), so a crash
+ * at any point leaves no object winproxy created without owning it (an ID recorded but never created is simply not
+ * found by the next sync, and forgotten). What a step wrote is recorded with its fingerprint once it succeeded.
+ * Endpoint creates share one network handle per apply. {@code HcnModifyLoadBalancer} is checked: when the endpoint
+ * references HNS returns differ from the request (HNS 15.4 keeps the old backends, kubernetes#131466), modify is
+ * switched off for the process and the load balancer is replaced.
+ *
+ * <p>Not thread-safe: the sync thread only.
+ */
+final class PlanExecutor {
+    private static final Logger logger = LoggerFactory.getLogger(PlanExecutor.class);
+    /** Steps per write-ahead chunk: one journal flush per chunk. */
+    static final int CHUNK = 256;
+
+    private final HnsClient hns;
+    private final OwnershipJournal journal;
+    private final ObjectBackoff backoff;
+    private final Supplier<String> newId;
+    private final HnsDataplane host;
+    private boolean modifySupported;
+
+    private EndpointResolver resolver;
+    private Map<String, ObservedEndpoint> endpointsById;
+    private NetworkSession session;
+    private String networkId;
+    /** IDs chosen for the create steps of the current chunk. */
+    private final Map<PlanStep, String> reserved = new IdentityHashMap<>();
+
+    PlanExecutor(HnsClient hns, OwnershipJournal journal, ObjectBackoff backoff, Supplier<String> newId,
+                 boolean modifySupported, HnsDataplane host) {
+        this.hns = hns;
+        this.journal = journal;
+        this.backoff = backoff;
+        this.newId = newId;
+        this.modifySupported = modifySupported;
+        this.host = host;
+    }
+
+    boolean modifySupported() {
+        return modifySupported;
+    }
+
+    private static final class Counters {
+        int created;
+        int modified;
+        int deleted;
+        int adopted;
+        int writes;
+        final List<ApplyResult.StepFailure> failures = new ArrayList<>();
+        final List<String> deferred = new ArrayList<>();
+    }
+
+    ApplyResult apply(Plan plan, String network, List<ObservedEndpoint> endpoints) {
+        this.networkId = network;
+        this.resolver = new EndpointResolver(plan.providerAddresses());
+        this.endpointsById = new java.util.HashMap<>(endpoints.size() * 2);
+        for (ObservedEndpoint ep : endpoints) {
+            resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
+            endpointsById.put(ep.id(), ep);
+        }
+        for (PlanStep step : plan.steps()) {
+            if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+                resolver.retire(s.id());
+            }
+        }
+        Counters c = new Counters();
+        List<PlanStep> steps = plan.steps();
+        try {
+            for (int from = 0; from < steps.size(); from += CHUNK) {
+                List<PlanStep> chunk = steps.subList(from, Math.min(steps.size(), from + CHUNK));
+                List<PlanStep> runnable = reserve(chunk, c);
+                flush(c);
+                for (PlanStep step : runnable) {
+                    run(step, c);
+                }
+            }
+        } finally {
+            reserved.clear();
+            if (session != null) {
+                session.close();
+                session = null;
+            }
+            flush(c);
+        }
+        return new ApplyResult(c.created, c.modified, c.deleted, c.adopted, c.writes, c.failures, c.deferred);
+    }
+
+    /** The steps of a chunk that may run now; records the objects they will create (write-ahead). */
+    private List<PlanStep> reserve(List<PlanStep> chunk, Counters c) {
+        List<PlanStep> runnable = new ArrayList<>(chunk.size());
+        for (PlanStep step : chunk) {
+            String object = PlanSteps.objectOf(step);
+            boolean adopt = step instanceof PlanStep.AdoptLoadBalancer || step instanceof PlanStep.AdoptRemoteEndpoint;
+            if (!adopt && !backoff.ready(object)) {
+                c.deferred.add(step.op() + " " + object);
+                continue;
+            }
+            runnable.add(step);
+            if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+                String id = newId.get().toLowerCase(Locale.ROOT);
+                reserved.put(step, id);
+                journal.recordRemoteEndpoint(id, entry(s.endpoint()));
+            } else if (step instanceof PlanStep.CreateLoadBalancer s) {
+                reserveLoadBalancer(step, s.loadBalancer());
+            } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
+                reserveLoadBalancer(step, s.loadBalancer());
+            } else if (step instanceof PlanStep.ModifyLoadBalancer s && !modifySupported) {
+                reserveLoadBalancer(step, s.loadBalancer());
+            }
+        }
+        return runnable;
+    }
+
+    private void reserveLoadBalancer(PlanStep step, DesiredLoadBalancer lb) {
+        String id = newId.get().toLowerCase(Locale.ROOT);
+        reserved.put(step, id);
+        journal.recordLoadBalancer(id, entry(lb, null));
+    }
+
+    private void flush(Counters c) {
+        try {
+            journal.flush();
+        } catch (UncheckedIOException e) {
+            logger.error("{}", e.getMessage());
+            c.failures.add(new ApplyResult.StepFailure("write-journal", journal.file().map(Object::toString)
+                    .orElse(""), "", "", e.getMessage()));
+        }
+    }
+
+    private void run(PlanStep step, Counters c) {
+        String object = PlanSteps.objectOf(step);
+        try {
+            execute(step, c);
+            backoff.succeeded(object);
+        } catch (HnsException e) {
+            backoff.failed(object);
+            release(step);
+            logger.warn("{} {} failed: {} (attempt {}, will retry)", step.op(), object, e.getMessage(),
+                    backoff.failures(object));
+            c.failures.add(new ApplyResult.StepFailure(step.op(), object, PlanSteps.serviceOf(step),
+                    e.hresultName(), e.getMessage()));
+        } catch (UnresolvedBackendsException e) {
+            release(step);
+            logger.warn("{} {}: {}", step.op(), object, e.getMessage());
+            c.failures.add(new ApplyResult.StepFailure(step.op(), object, PlanSteps.serviceOf(step), "",
+                    e.getMessage()));
+        }
+    }
+
+    /** A create that failed: its reserved ID was never created, so the journal forgets it. */
+    private void release(PlanStep step) {
+        String id = reserved.remove(step);
+        if (id == null) {
+            return;
+        }
+        if (step instanceof PlanStep.CreateRemoteEndpoint) {
+            journal.forgetRemoteEndpoint(id);
+        } else if (!hnsHas(id)) {
+            journal.forgetLoadBalancer(id);
+        }
+    }
+
+    /** Whether a load balancer exists (after an error, a create may have succeeded, e.g. a lost reply). */
+    private boolean hnsHas(String id) {
+        try {
+            return hns.getLoadBalancer(id).isPresent();
+        } catch (HnsException e) {
+            return true;
+        }
+    }
+
+    private void execute(PlanStep step, Counters c) {
+        if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+            createRemoteEndpoint(reserved.get(step), s.endpoint(), c);
+        } else if (step instanceof PlanStep.AdoptRemoteEndpoint s) {
+            ObservedEndpoint adopted = new ObservedEndpoint(HcnTranslator.lower(s.id()), List.of(s.endpoint().ip()),
+                    true, s.endpoint().providerAddress(), s.endpoint().macAddress());
+            journal.recordRemoteEndpoint(s.id(), entry(s.endpoint()));
+            resolver.remove(adopted.id(), adopted.ips());
+            resolver.add(adopted, true);
+            host.adoptedEndpoint(adopted);
+            c.adopted++;
+        } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
+            DesiredLoadBalancer lb = s.loadBalancer();
+            journal.recordLoadBalancer(s.id(), entry(lb, s.fingerprint().isEmpty() ? null : s.fingerprint()));
+            host.wroteLoadBalancer(HcnTranslator.lower(s.id()));
+            c.adopted++;
+        } else if (step instanceof PlanStep.CreateLoadBalancer s) {
+            createLoadBalancer(reserved.get(step), s.loadBalancer(), c);
+        } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
+            modifyLoadBalancer(step, s.id(), s.loadBalancer(), c);
+        } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
+            if (s.unowned()) {
+                logger.info("Replacing unowned load balancer {} that collides with {} ({})", s.oldId(),
+                        s.loadBalancer().key(), s.loadBalancer().service());
+            }
+            deleteLoadBalancer(s.oldId(), c);
+            createLoadBalancer(reserved.get(step), s.loadBalancer(), c);
+        } else if (step instanceof PlanStep.DeleteLoadBalancer s) {
+            logger.info("Deleting load balancer {} ({})", s.id(), s.reason());
+            deleteLoadBalancer(s.id(), c);
+        } else if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+            deleteRemoteEndpoint(s.id(), s.ip(), c);
+        }
+    }
+
+    private void createRemoteEndpoint(String id, DesiredRemoteEndpoint desired, Counters c) {
+        if (session == null) {
+            session = hns.openNetwork(networkId);
+        }
+        c.writes++;
+        session.createEndpoint(HcnTranslator.toHcn(desired).withId(id));
+        ObservedEndpoint created = new ObservedEndpoint(id, List.of(desired.ip()), true, desired.providerAddress(),
+                desired.macAddress());
+        resolver.add(created, true);
+        endpointsById.put(id, created);
+        host.created(created);
+        c.created++;
+        logger.debug("Created remote endpoint {} for {} (PA {})", id, desired.ip(),
+                desired.providerAddress().isEmpty() ? "-" : desired.providerAddress());
+    }
+
+    private void createLoadBalancer(String id, DesiredLoadBalancer desired, Counters c) {
+        List<String> refs = refs(desired);
+        List<String> endpointIds = resolved(desired, refs);
+        c.writes++;
+        hns.createLoadBalancer(HcnTranslator.toHcn(desired, endpointIds).withId(id));
+        journal.recordLoadBalancer(id, entry(desired, Fingerprints.loadBalancer(desired, refs)));
+        host.wroteLoadBalancer(id);
+        c.created++;
+        logger.info("Created load balancer {} {} -> {} for {}", id, desired.key(), summary(desired.backends()),
+                desired.service());
+        checkAllResolved(desired, refs);
+    }
+
+    private void modifyLoadBalancer(PlanStep step, String id, DesiredLoadBalancer desired, Counters c) {
+        if (!modifySupported) {
+            deleteLoadBalancer(id, c);
+            createLoadBalancer(reserved.get(step), desired, c);
+            return;
+        }
+        List<String> refs = refs(desired);
+        List<String> endpointIds = resolved(desired, refs);
+        HostComputeLoadBalancer modified;
+        try {
+            c.writes++;
+            modified = hns.modifyLoadBalancer(id, HcnTranslator.toHcn(desired, endpointIds).withId(id));
+        } catch (HnsException e) {
+            if (!e.isNotImplemented()) {
+                throw e;
+            }
+            logger.info("HNS does not implement HcnModifyLoadBalancer; replacing load balancers from now on");
+            fallBackToReplace(id, desired, c);
+            return;
+        }
+        Set<String> held = new HashSet<>();
+        modified.hostComputeEndpoints().forEach(e -> held.add(HcnTranslator.lower(e)));
+        if (!held.equals(new HashSet<>(endpointIds))) {
+            logger.warn("HcnModifyLoadBalancer kept other backends than requested for {} (HNS {}; "
+                    + "kubernetes#131466); replacing load balancers from now on", id,
+                    hns.capabilities().version());
+            fallBackToReplace(id, desired, c);
+            return;
+        }
+        journal.recordLoadBalancer(id, entry(desired, Fingerprints.loadBalancer(desired, refs)));
+        host.wroteLoadBalancer(HcnTranslator.lower(id));
+        c.modified++;
+        logger.info("Modified load balancer {} {} -> {}", id, desired.key(), summary(desired.backends()));
+        checkAllResolved(desired, refs);
+    }
+
+    private void fallBackToReplace(String id, DesiredLoadBalancer desired, Counters c) {
+        modifySupported = false;
+        String newIdValue = newId.get().toLowerCase(Locale.ROOT);
+        journal.recordLoadBalancer(newIdValue, entry(desired, null));
+        journal.flush();
+        deleteLoadBalancer(id, c);
+        createLoadBalancer(newIdValue, desired, c);
+    }
+
+    private void deleteLoadBalancer(String id, Counters c) {
+        try {
+            c.writes++;
+            hns.deleteLoadBalancer(id);
+            c.deleted++;
+        } catch (HnsException e) {
+            if (!e.isNotFound()) {
+                throw e;
+            }
+            logger.debug("Load balancer {} was already gone", id);
+        }
+        journal.forgetLoadBalancer(id);
+        host.deletedLoadBalancer(HcnTranslator.lower(id));
+    }
+
+    private void deleteRemoteEndpoint(String id, String ip, Counters c) {
+        String key = HcnTranslator.lower(id);
+        ObservedEndpoint observed = endpointsById.get(key);
+        if (observed != null && !observed.remote()) {
+            // The CNI owns local endpoints; a plan must never delete one.
+            logger.error("Refusing to delete local endpoint {} ({})", id, ip);
+            return;
+        }
+        try {
+            c.writes++;
+            hns.deleteEndpoint(id);
+            c.deleted++;
+            logger.debug("Deleted remote endpoint {} ({})", id, ip);
+        } catch (HnsException e) {
+            if (!e.isNotFound()) {
+                throw e;
+            }
+        }
+        journal.forgetRemoteEndpoint(id);
+        resolver.remove(key, observed == null ? List.of(ip) : observed.ips());
+        endpointsById.remove(key);
+        host.deletedEndpoint(key);
+    }
+
+    /** Per backend: the endpoint it resolves to now, or "". */
+    private List<String> refs(DesiredLoadBalancer desired) {
+        List<String> refs = new ArrayList<>(desired.backends().size());
+        for (String ip : desired.backends()) {
+            String id = resolver.resolve(ip);
+            refs.add(id == null ? "" : id);
+        }
+        return refs;
+    }
+
+    /** The endpoint IDs of the backends that have one, in backend order. */
+    private static List<String> resolved(DesiredLoadBalancer desired, List<String> refs) {
+        List<String> ids = new ArrayList<>(refs.size());
+        for (String ref : refs) {
+            if (!ref.isEmpty()) {
+                ids.add(ref);
+            }
+        }
+        if (ids.isEmpty() && !desired.backends().isEmpty()) {
+            throw new UnresolvedBackendsException("no HNS endpoint for any backend " + summary(desired.backends()));
+        }
+        return ids;
+    }
+
+    private static void checkAllResolved(DesiredLoadBalancer desired, List<String> refs) {
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < refs.size(); i++) {
+            if (refs.get(i).isEmpty()) {
+                missing.add(desired.backends().get(i));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new UnresolvedBackendsException("programmed without backends that have no HNS endpoint yet "
+                    + summary(missing));
+        }
+    }
+
+    /** A backend list for a log line: at most 8 IPs, then the count of the others. */
+    static String summary(List<String> ips) {
+        if (ips.size() <= 8) {
+            return ips.toString();
+        }
+        return ips.subList(0, 8).toString().replace("]", ", ... " + (ips.size() - 8) + " more]");
+    }
+
+    static OwnershipJournal.LoadBalancerEntry entry(DesiredLoadBalancer lb, String fingerprint) {
+        return new OwnershipJournal.LoadBalancerEntry(lb.service().toString(), lb.key().toString(),
+                lb.key().family() == IpFamily.IPV6, fingerprint);
+    }
+
+    static OwnershipJournal.RemoteEndpointEntry entry(DesiredRemoteEndpoint ep) {
+        return new OwnershipJournal.RemoteEndpointEntry(ep.ip(), ep.providerAddress(), ep.macAddress());
+    }
+}
