@@ -121,7 +121,7 @@ public final class HcnCalls {
                 (out, error) -> library.HcnOpenLoadBalancer(guid, out, error));
     }
 
-    /** Replaces the load balancer's settings with a whole {@code HostComputeLoadBalancer} document (HNS 15.4+). */
+    /** Replaces the load balancer's settings with a whole {@code HostComputeLoadBalancer} document (HNS 15.5+). */
     public void modifyLoadBalancer(HcnHandle loadBalancer, String settings) {
         plain("HcnModifyLoadBalancer",
                 error -> library.HcnModifyLoadBalancer(loadBalancer.pointer(), wide(settings), error));

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Create: the zero GUID (HNS assigns the id), then query the new handle; the result, including the real
  *       {@code ID}, is what HNS stored. Endpoints are created on an opened network handle.</li>
  *   <li>Modify load balancer: open, {@code HcnModifyLoadBalancer} with the whole document, query, close; refused
- *       with {@code E_NOTIMPL} below HNS 15.4 without calling HNS.</li>
+ *       with {@code E_NOTIMPL} without calling HNS unless the version has the ModifyLoadbalancer feature (15.5 and
+ *       later: on 15.4 the modify keeps the old backends, kubernetes#131466).</li>
  *   <li>Delete: by id, no handle.</li>
  * </ul>
  * Every handle is closed in {@code finally}. Ids that are not GUIDs are rejected with an
@@ -227,7 +228,7 @@ public final class WindowsHnsClient implements HnsClient {
         HnsCapabilities features = capabilities();
         if (!features.modifyLoadBalancer()) {
             throw new HnsException(HResults.E_NOTIMPL, "HcnModifyLoadBalancer",
-                    "HNS " + features.version() + " cannot modify load balancers (needs 15.4); delete and create");
+                    "HNS " + features.version() + " cannot modify load balancers (needs 15.5); delete and create");
         }
         String json = write(normalized(settings, stripBraces(id)));
         try (HcnHandle handle = hcn.openLoadBalancer(id)) {

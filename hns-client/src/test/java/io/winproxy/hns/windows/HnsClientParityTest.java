@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeEndpoint;
@@ -13,6 +14,7 @@ import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.IpConfiguration;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -29,8 +31,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HnsClientParityTest {
     private static final String UNKNOWN_ID = "0A0B0C0D-1111-2222-3333-444455556666";
 
-    /** A client with one overlay network whose pod subnet is 10.244.0.0/24. */
-    private record Fixture(HnsClient client, String networkId, Runnable verify) {
+    /**
+     * A client with one overlay network whose pod subnet is 10.244.0.0/24, at HNS 15.4 until {@code version} is
+     * given another one (before the client's first capabilities probe).
+     */
+    private record Fixture(HnsClient client, String networkId, Consumer<HnsVersion> version, Runnable verify) {
     }
 
     static Stream<Named<Supplier<Fixture>>> clients() {
@@ -38,14 +43,16 @@ class HnsClientParityTest {
                 Named.of("WindowsHnsClient over the stand-in library", () -> {
                     StandIn standIn = StandIn.fresh();
                     String networkId = standIn.seedNetwork("vxlan0", "Overlay");
-                    return new Fixture(standIn.client(), networkId, standIn::assertEverythingReleased);
+                    return new Fixture(standIn.client(), networkId,
+                            v -> standIn.control.standin_set_version(v.major(), v.minor()),
+                            standIn::assertEverythingReleased);
                 }),
                 Named.of("HnsEmulator", () -> {
                     HnsEmulator emulator = HnsEmulator.inMemory();
                     String networkId = new EmulatedHost(emulator, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "node-a")
                             .syncNetwork(List.of(new EmulatedHost.Node("node-a", "10.244.0.0/24", "192.168.1.10")))
                             .id();
-                    return new Fixture(emulator, networkId, () -> { });
+                    return new Fixture(emulator, networkId, emulator::setVersion, () -> { });
                 }));
     }
 
@@ -53,6 +60,7 @@ class HnsClientParityTest {
     @MethodSource("clients")
     void aLoadBalancerGoesThroughCreateGetModifyAndDeleteAlike(Supplier<Fixture> fixtures) {
         Fixture fixture = fixtures.get();
+        fixture.version().accept(new HnsVersion(15, 5));
         HnsClient client = fixture.client();
         HostComputeEndpoint a = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5"));
         HostComputeEndpoint b = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.2.7"));
@@ -78,6 +86,22 @@ class HnsClientParityTest {
         assertThat(client.listLoadBalancerIds()).isEmpty();
         assertThat(client.getEndpoint(a.id())).isEmpty();
         assertThat(client.getEndpoint(b.id())).contains(b);
+        fixture.verify().run();
+    }
+
+    @ParameterizedTest
+    @MethodSource("clients")
+    void modifyOnHns154IsRefusedAsNotImplementedAndChangesNothing(Supplier<Fixture> fixtures) {
+        Fixture fixture = fixtures.get();
+        HnsClient client = fixture.client();
+        HostComputeEndpoint a = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5"));
+        HostComputeEndpoint b = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.2.7"));
+        HostComputeLoadBalancer created = client.createLoadBalancer(loadBalancer(80, a.id()));
+
+        assertThat(client.capabilities().modifyLoadBalancer()).isFalse();
+        assertThatThrownBy(() -> client.modifyLoadBalancer(created.id(), loadBalancer(80, a.id(), b.id())))
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotImplemented()).isTrue());
+        assertThat(client.getLoadBalancer(created.id())).contains(created);
         fixture.verify().run();
     }
 

@@ -133,6 +133,7 @@ class WindowsHnsClientTest {
 
     @Test
     void modifyLoadBalancerSendsTheWholeDocumentWithItsIdAndReturnsWhatHnsStored() {
+        standIn.control.standin_set_version(15, 5);
         HostComputeEndpoint a = endpoint("10.244.1.5");
         HostComputeEndpoint b = endpoint("10.244.1.6");
         HostComputeLoadBalancer created = client.createLoadBalancer(loadBalancer("10.96.0.10", a.id()));
@@ -148,17 +149,29 @@ class WindowsHnsClientTest {
     }
 
     @Test
-    void modifyLoadBalancerBelowHns154IsNotImplementedWithoutCallingHns() {
-        standIn.control.standin_set_version(15, 3);
+    void modifyLoadBalancerOnHns154IsNotImplementedWithoutCallingHns() {
+        // 15.4 is Windows Server 2025, where the modify keeps the old backends (kubernetes#131466).
         HostComputeLoadBalancer created = client.createLoadBalancer(
                 loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
 
         assertThatThrownBy(() -> client.modifyLoadBalancer(created.id(), created))
                 .isInstanceOfSatisfying(HnsException.class, e -> {
                     assertThat(e.isNotImplemented()).isTrue();
-                    assertThat(e.getMessage()).contains("HNS 15.3");
+                    assertThat(e.operation()).isEqualTo("HcnModifyLoadBalancer");
+                    assertThat(e.getMessage()).contains("HNS 15.4").contains("needs 15.5");
                 });
         assertThat(standIn.calls("HcnOpenLoadBalancer")).isZero();
+        assertThat(standIn.calls("HcnModifyLoadBalancer")).isZero();
+    }
+
+    @Test
+    void modifyLoadBalancerBelowHns154IsNotImplementedToo() {
+        standIn.control.standin_set_version(13, 3);
+        HostComputeLoadBalancer created = client.createLoadBalancer(
+                loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
+
+        assertThatThrownBy(() -> client.modifyLoadBalancer(created.id(), created))
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.getMessage()).contains("HNS 13.3"));
         assertThat(standIn.calls("HcnModifyLoadBalancer")).isZero();
     }
 
