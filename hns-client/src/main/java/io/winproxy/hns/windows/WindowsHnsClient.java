@@ -19,7 +19,6 @@ import io.winproxy.hns.model.HostComputeQuery;
 import io.winproxy.hns.model.SchemaVersion;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -210,7 +209,7 @@ public final class WindowsHnsClient implements HnsClient {
     @Override
     public NetworkSession openNetwork(String networkId) {
         Guids.parse(networkId, "network");
-        return new Session(networkId, hcn.openNetwork(networkId));
+        return new HcnNetworkSession(networkId, hcn.openNetwork(networkId), this::createEndpointOn);
     }
 
     private HostComputeEndpoint createEndpointOn(HcnHandle network, String networkId, HostComputeEndpoint settings) {
@@ -225,41 +224,6 @@ public final class WindowsHnsClient implements HnsClient {
             }
             return withId(read(hcn.queryEndpointProperties(endpoint, queryAll), HostComputeEndpoint.class,
                     "HcnQueryEndpointProperties"), HostComputeEndpoint::id, "HcnQueryEndpointProperties");
-        }
-    }
-
-    /** One open network handle for a batch of endpoint creates; used by one thread. */
-    private final class Session implements NetworkSession {
-        private final String networkId;
-        private final HcnHandle network;
-
-        Session(String networkId, HcnHandle network) {
-            this.networkId = networkId;
-            this.network = network;
-        }
-
-        @Override
-        public String networkId() {
-            return networkId;
-        }
-
-        /** @throws IllegalStateException after {@link #close()} */
-        @Override
-        public HostComputeEndpoint createEndpoint(HostComputeEndpoint settings) {
-            return createEndpointOn(network, networkId, settings);
-        }
-
-        @Override
-        public void close() {
-            try {
-                int hresult = network.release();
-                if (hresult < 0) {
-                    logger.debug("{} of network {} failed: 0x{}", network.closeOperation(), networkId,
-                            String.format(Locale.ROOT, "%08X", hresult));
-                }
-            } catch (RuntimeException e) {
-                logger.debug("{} of network {} failed", network.closeOperation(), networkId, e);
-            }
         }
     }
 
