@@ -37,6 +37,7 @@ typedef void *HCN_HANDLE;
 #define E_HANDLE ((HRESULT) 0x80070006)
 #define E_INVALIDARG ((HRESULT) 0x80070057)
 #define E_OUTOFMEMORY ((HRESULT) 0x8007000E)
+#define HRESULT_ERROR_ALREADY_EXISTS ((HRESULT) 0x800700B7)
 #define HRESULT_ERROR_NOT_FOUND ((HRESULT) 0x80070490)
 #define HCN_E_NETWORK_NOT_FOUND ((HRESULT) 0x803B0001)
 #define HCN_E_NETWORK_ALREADY_EXISTS ((HRESULT) 0x803B0010)
@@ -66,7 +67,8 @@ const GUID *standin_handle_target(HCN_HANDLE handle, enum object_kind kind);
 HRESULT standin_close_handle(HCN_HANDLE handle, enum object_kind kind);
 
 /*
- * Counts a call of an export, records its string and GUID inputs, and consumes a failure injected for it.
+ * Counts a call of an export, appends its name to the call log, records its string and GUID inputs, and consumes a
+ * failure injected for it.
  * Returns 1 with *hr and *record set when a failure was injected, 0 otherwise. record may be NULL.
  */
 int standin_enter(const char *function, const GUID *id, PCWSTR text, HRESULT *hr, PCWSTR *record);

@@ -1,8 +1,9 @@
 /*
  * The computenetwork.dll exports for networks, endpoints and load balancers over an in-memory store. Behaviour
  * follows hcn-api.md: callee-allocated PWSTR outs, error records on failure, ids assigned by the service when the
- * caller passes the zero GUID, Filter keys ID / Name / VirtualNetwork read from the double-encoded query, a load
- * balancer's endpoint references checked on create and modify.
+ * caller passes the zero GUID and the caller's id otherwise (HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS) when an object
+ * of that kind already has it), objects opened by that id, Filter keys ID / Name / VirtualNetwork read from the
+ * double-encoded query, a load balancer's endpoint references checked on create and modify.
  */
 #define _GNU_SOURCE
 #include "standin.h"
@@ -319,7 +320,8 @@ static HRESULT create(const char *function, enum object_kind kind, HCN_HANDLE ne
                            {0x8D, 0x1E, 0x00, 0x00, 0x00, 0x00, (uint8_t) (next_id >> 8), (uint8_t) next_id}};
         next_id++;
     } else if (find(kind, id) != NULL) {
-        return finish(&call, fail(errorRecord, E_INVALIDARG, L"The parameter is incorrect."), errorRecord);
+        return finish(&call, fail(errorRecord, HRESULT_ERROR_ALREADY_EXISTS,
+                                  L"Cannot create a file when that file already exists."), errorRecord);
     }
     object->kind = kind;
     object->id = assigned;

@@ -13,6 +13,7 @@
 #define MAX_HANDLES 4096
 #define MAX_FUNCTIONS 64
 #define MAX_FAULTS 16
+#define CALL_LOG_SIZE 65536
 
 struct handle {
     int used;
@@ -49,6 +50,11 @@ static int bad_closes;
 static struct function_stats functions[MAX_FUNCTIONS];
 static struct fault faults[MAX_FAULTS];
 static struct fault consumed_fault;
+
+/* The export names called since the last reset or clear, comma-separated, in call order. */
+static char call_log[CALL_LOG_SIZE];
+static size_t call_log_length;
+static int call_log_overflow;
 
 static int version_major = 15;
 static int version_minor = 4;
@@ -169,7 +175,18 @@ static struct function_stats *stats_of(const char *function, int create) {
     return NULL;
 }
 
+static void log_call(const char *function) {
+    size_t needed = strlen(function) + (call_log_length > 0 ? 1 : 0);
+    if (call_log_length + needed >= CALL_LOG_SIZE) {
+        call_log_overflow = 1;
+        return;
+    }
+    call_log_length += snprintf(call_log + call_log_length, CALL_LOG_SIZE - call_log_length, "%s%s",
+                                call_log_length > 0 ? "," : "", function);
+}
+
 int standin_enter(const char *function, const GUID *id, PCWSTR text, HRESULT *hr, PCWSTR *record) {
+    log_call(function);
     struct function_stats *stats = stats_of(function, 1);
     if (stats != NULL) {
         stats->calls++;
@@ -250,6 +267,18 @@ EXPORT int standin_last_guid(const char *function, uint8_t *out) {
     return 1;
 }
 
+/* Every export called since the last reset or standin_clear_call_log, comma-separated in call order; NULL when
+ * the log overflowed. */
+EXPORT const char *standin_call_log(void) {
+    return call_log_overflow ? NULL : call_log;
+}
+
+EXPORT void standin_clear_call_log(void) {
+    call_log[0] = '\0';
+    call_log_length = 0;
+    call_log_overflow = 0;
+}
+
 EXPORT int standin_strings_allocated(void) {
     return strings_allocated;
 }
@@ -264,6 +293,20 @@ EXPORT int standin_bad_frees(void) {
 
 EXPORT int standin_handles_opened(void) {
     return handles_opened;
+}
+
+/* Closes every handle still open, as if the process that held them exited; returns how many. For tests that inject
+ * a failure into a close (the injected failure skips the close) and cannot reach the raw handle. */
+EXPORT int standin_release_open_handles(void) {
+    int released = 0;
+    for (int i = 0; i < MAX_HANDLES; i++) {
+        if (handles[i].used && handles[i].open) {
+            handles[i].open = 0;
+            handles_closed++;
+            released++;
+        }
+    }
+    return released;
 }
 
 EXPORT int standin_handles_closed(void) {
@@ -293,6 +336,7 @@ EXPORT void standin_reset(void) {
     memset(faults, 0, sizeof faults);
     free(consumed_fault.record);
     memset(&consumed_fault, 0, sizeof consumed_fault);
+    standin_clear_call_log();
     version_major = 15;
     version_minor = 4;
     standin_store_reset();

@@ -6,6 +6,8 @@ import java.util.Set;
  * The HNS version and the features it enables (hcsshim {@code hcnsupport.go}); build it with
  * {@link HnsFeatures#forVersion(HnsVersion)}. The agent and the policy read features through these accessors only.
  * The components are the features winproxy decides on; every other feature is derived from {@link #version()}.
+ * {@code modifyLoadBalancer} is {@link HnsFeature#MODIFY_LOADBALANCER}: HNS 15.5 and later, not 15.4 (Windows Server
+ * 2025), where an in-place modify silently keeps the old backends.
  */
 public record HnsCapabilities(HnsVersion version, boolean dsr, boolean ipv6DualStack, boolean sessionAffinity,
                               boolean modifyLoadBalancer, boolean remoteSubnet) {

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The HNS features of hcsshim's {@code hcnsupport.go}, each with the HNS version ranges that enable it
- * (hcn-api.md section 3). A feature is on when the version lies in any of its ranges.
+ * (hcn-api.md section 3). A feature is on when the version lies in any of its ranges. Where hnslib (the fork
+ * upstream kube-proxy now uses) gates a feature more narrowly than hcsshim, the narrower range is used.
  */
 public enum HnsFeature {
     API_V2("Api.V2", from(9, 2)),
@@ -25,7 +26,12 @@ public enum HnsFeature {
     NETWORK_ACL("NetworkACL", from(15, 0)),
     NESTED_IP_SET("NestedIpSet", from(15, 0)),
     DISABLE_HOST_PORT("DisableHostPort", from(15, 1)),
-    MODIFY_LOADBALANCER("ModifyLoadbalancer", from(15, 4)),
+    /**
+     * {@code HcnModifyLoadBalancer}: HNS 15.5-15.x and 16.0 and later, as hnslib gates it. hcsshim enables it from
+     * 15.4, but on 15.4 (Windows Server 2025) a modify reports success and keeps the old backends
+     * (kubernetes#131466), so there a load balancer must be deleted and created instead.
+     */
+    MODIFY_LOADBALANCER("ModifyLoadbalancer", range(15, 5, 15, Integer.MAX_VALUE), from(16, 0)),
     ACCELNET("Accelnet", from(15, 4));
 
     private final String hcsshimName;

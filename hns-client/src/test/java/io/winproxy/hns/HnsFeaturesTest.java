@@ -23,11 +23,14 @@ class HnsFeaturesTest {
         "11, 10, true, true, false, false, true",
         "12, 0, true, true, true, false, true",
         "15, 3, true, true, true, false, true",
-        "15, 4, true, true, true, true, true",
-        "16, 0, true, true, true, true, true"
+        "15, 4, true, true, true, false, true",
+        "15, 5, true, true, true, true, true",
+        "15, 99, true, true, true, true, true",
+        "16, 0, true, true, true, true, true",
+        "17, 2, true, true, true, true, true"
     })
-    void featuresFollowTheHcsshimVersionRanges(int major, int minor, boolean dsr, boolean ipv6, boolean affinity,
-                                               boolean modify, boolean remoteSubnet) {
+    void featuresFollowTheHcsshimAndHnslibVersionRanges(int major, int minor, boolean dsr, boolean ipv6,
+                                                        boolean affinity, boolean modify, boolean remoteSubnet) {
         HnsCapabilities caps = HnsFeatures.forVersion(new HnsVersion(major, minor));
 
         assertThat(caps.dsr()).isEqualTo(dsr);
@@ -60,8 +63,23 @@ class HnsFeaturesTest {
         assertThat(ws2022.sessionAffinity()).isTrue();
         assertThat(ws2022.modifyLoadBalancer()).isFalse();
         assertThat(ws2025.version()).isEqualTo(new HnsVersion(15, 4));
-        assertThat(ws2025.modifyLoadBalancer()).isTrue();
+        assertThat(ws2025.modifyLoadBalancer()).isFalse();
         assertThat(ws2025.supports(HnsFeature.ACCELNET)).isTrue();
+    }
+
+    @Test
+    void modifyLoadbalancerFollowsHnslibNotHcsshimSo154IsExcluded() {
+        // hcsshim enables it from 15.4; on 15.4 (Windows Server 2025) the modify keeps the old backends
+        // (kubernetes#131466), so hnslib's 15.5-15.x and 16+ ranges are used.
+        assertThat(HnsFeature.MODIFY_LOADBALANCER.ranges()).containsExactly(
+                new HnsFeature.VersionRange(new HnsVersion(15, 5), new HnsVersion(15, Integer.MAX_VALUE)),
+                new HnsFeature.VersionRange(new HnsVersion(16, 0),
+                        new HnsVersion(Integer.MAX_VALUE, Integer.MAX_VALUE)));
+        assertThat(HnsFeature.MODIFY_LOADBALANCER.isSupportedBy(new HnsVersion(15, 4))).isFalse();
+        assertThat(HnsFeature.MODIFY_LOADBALANCER.isSupportedBy(new HnsVersion(15, 5))).isTrue();
+        assertThat(HnsFeature.MODIFY_LOADBALANCER.isSupportedBy(new HnsVersion(16, 0))).isTrue();
+        assertThat(HnsFeatures.supported(HnsVersion.WINDOWS_SERVER_2025))
+                .doesNotContain(HnsFeature.MODIFY_LOADBALANCER);
     }
 
     @Test

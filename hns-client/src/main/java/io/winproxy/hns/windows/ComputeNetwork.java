@@ -58,7 +58,7 @@ public interface ComputeNetwork extends Library {
 
     int HcnCloseEndpoint(Pointer endpoint);
 
-    // Load balancers (HcnModifyLoadBalancer is only usable from HNS 15.4)
+    // Load balancers (HcnModifyLoadBalancer is only usable from HNS 15.5)
 
     int HcnEnumerateLoadBalancers(WString query, PointerByReference loadBalancers, PointerByReference errorRecord);
 

@@ -8,6 +8,7 @@ import com.sun.jna.platform.win32.Guid;
 import com.sun.jna.ptr.PointerByReference;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.NativeCallListener;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.ToIntFunction;
@@ -22,7 +23,11 @@ import java.util.function.ToIntFunction;
  *
  * <p>Ids are strings (GUIDs, braces optional; {@link IllegalArgumentException} otherwise); {@code null} as the id
  * of a create passes the zero GUID, so HNS assigns the id. Documents are passed and returned as JSON text.
- * Thread-safe.
+ *
+ * <p>Every invocation of an export, the {@code HcnCloseXxx} of each handle and failed calls included, is reported by
+ * its export name to the {@link NativeCallListener} just before the native call is made; an id rejected before the
+ * call (not a GUID, or a handle already closed) is not an invocation. Thread-safe; the listener may be replaced at
+ * any time.
  */
 public final class HcnCalls {
     private static final TypeReference<List<String>> ID_LIST = new TypeReference<>() {
@@ -31,11 +36,17 @@ public final class HcnCalls {
     private final ComputeNetwork library;
     private final NativeResults results;
     private final ObjectMapper mapper;
+    private final NativeCallReporter reporter = new NativeCallReporter();
 
     public HcnCalls(ComputeNetwork library, CoTaskMemFree coTaskMemFree, ObjectMapper mapper) {
         this.library = library;
         this.mapper = mapper;
         this.results = new NativeResults(coTaskMemFree, mapper);
+    }
+
+    /** Reports every export invocation from now on to {@code listener} ({@code null} or NONE: to nobody). */
+    public void setNativeCallListener(NativeCallListener listener) {
+        reporter.setListener(listener);
     }
 
     // Networks
@@ -46,23 +57,25 @@ public final class HcnCalls {
 
     public HcnHandle createNetwork(String id, String settings) {
         Guid.GUID guid = guidOrZero(id, "network");
-        return handle("HcnCreateNetwork", "HcnCloseNetwork", library::HcnCloseNetwork,
+        return handle("HcnCreateNetwork", closer("HcnCloseNetwork", library::HcnCloseNetwork),
                 (out, error) -> library.HcnCreateNetwork(guid, wide(settings), out, error));
     }
 
     public HcnHandle openNetwork(String id) {
         Guid.GUID guid = Guids.parse(id, "network");
-        return handle("HcnOpenNetwork", "HcnCloseNetwork", library::HcnCloseNetwork,
+        return handle("HcnOpenNetwork", closer("HcnCloseNetwork", library::HcnCloseNetwork),
                 (out, error) -> library.HcnOpenNetwork(guid, out, error));
     }
 
     public void modifyNetwork(HcnHandle network, String settings) {
-        plain("HcnModifyNetwork", error -> library.HcnModifyNetwork(network.pointer(), wide(settings), error));
+        Pointer handle = network.pointer();
+        plain("HcnModifyNetwork", error -> library.HcnModifyNetwork(handle, wide(settings), error));
     }
 
     public String queryNetworkProperties(HcnHandle network, String query) {
+        Pointer handle = network.pointer();
         return document("HcnQueryNetworkProperties",
-                (out, error) -> library.HcnQueryNetworkProperties(network.pointer(), wide(query), out, error));
+                (out, error) -> library.HcnQueryNetworkProperties(handle, wide(query), out, error));
     }
 
     public void deleteNetwork(String id) {
@@ -78,23 +91,26 @@ public final class HcnCalls {
 
     public HcnHandle createEndpoint(HcnHandle network, String id, String settings) {
         Guid.GUID guid = guidOrZero(id, "endpoint");
-        return handle("HcnCreateEndpoint", "HcnCloseEndpoint", library::HcnCloseEndpoint,
-                (out, error) -> library.HcnCreateEndpoint(network.pointer(), guid, wide(settings), out, error));
+        Pointer networkHandle = network.pointer();
+        return handle("HcnCreateEndpoint", closer("HcnCloseEndpoint", library::HcnCloseEndpoint),
+                (out, error) -> library.HcnCreateEndpoint(networkHandle, guid, wide(settings), out, error));
     }
 
     public HcnHandle openEndpoint(String id) {
         Guid.GUID guid = Guids.parse(id, "endpoint");
-        return handle("HcnOpenEndpoint", "HcnCloseEndpoint", library::HcnCloseEndpoint,
+        return handle("HcnOpenEndpoint", closer("HcnCloseEndpoint", library::HcnCloseEndpoint),
                 (out, error) -> library.HcnOpenEndpoint(guid, out, error));
     }
 
     public void modifyEndpoint(HcnHandle endpoint, String settings) {
-        plain("HcnModifyEndpoint", error -> library.HcnModifyEndpoint(endpoint.pointer(), wide(settings), error));
+        Pointer handle = endpoint.pointer();
+        plain("HcnModifyEndpoint", error -> library.HcnModifyEndpoint(handle, wide(settings), error));
     }
 
     public String queryEndpointProperties(HcnHandle endpoint, String query) {
+        Pointer handle = endpoint.pointer();
         return document("HcnQueryEndpointProperties",
-                (out, error) -> library.HcnQueryEndpointProperties(endpoint.pointer(), wide(query), out, error));
+                (out, error) -> library.HcnQueryEndpointProperties(handle, wide(query), out, error));
     }
 
     public void deleteEndpoint(String id) {
@@ -111,26 +127,26 @@ public final class HcnCalls {
 
     public HcnHandle createLoadBalancer(String id, String settings) {
         Guid.GUID guid = guidOrZero(id, "load balancer");
-        return handle("HcnCreateLoadBalancer", "HcnCloseLoadBalancer", library::HcnCloseLoadBalancer,
+        return handle("HcnCreateLoadBalancer", closer("HcnCloseLoadBalancer", library::HcnCloseLoadBalancer),
                 (out, error) -> library.HcnCreateLoadBalancer(guid, wide(settings), out, error));
     }
 
     public HcnHandle openLoadBalancer(String id) {
         Guid.GUID guid = Guids.parse(id, "load balancer");
-        return handle("HcnOpenLoadBalancer", "HcnCloseLoadBalancer", library::HcnCloseLoadBalancer,
+        return handle("HcnOpenLoadBalancer", closer("HcnCloseLoadBalancer", library::HcnCloseLoadBalancer),
                 (out, error) -> library.HcnOpenLoadBalancer(guid, out, error));
     }
 
-    /** Replaces the load balancer's settings with a whole {@code HostComputeLoadBalancer} document (HNS 15.4+). */
+    /** Replaces the load balancer's settings with a whole {@code HostComputeLoadBalancer} document (HNS 15.5+). */
     public void modifyLoadBalancer(HcnHandle loadBalancer, String settings) {
-        plain("HcnModifyLoadBalancer",
-                error -> library.HcnModifyLoadBalancer(loadBalancer.pointer(), wide(settings), error));
+        Pointer handle = loadBalancer.pointer();
+        plain("HcnModifyLoadBalancer", error -> library.HcnModifyLoadBalancer(handle, wide(settings), error));
     }
 
     public String queryLoadBalancerProperties(HcnHandle loadBalancer, String query) {
+        Pointer handle = loadBalancer.pointer();
         return document("HcnQueryLoadBalancerProperties",
-                (out, error) -> library.HcnQueryLoadBalancerProperties(loadBalancer.pointer(), wide(query), out,
-                        error));
+                (out, error) -> library.HcnQueryLoadBalancerProperties(handle, wide(query), out, error));
     }
 
     public void deleteLoadBalancer(String id) {
@@ -199,7 +215,18 @@ public final class HcnCalls {
         }
     }
 
-    private HcnHandle handle(String operation, String closeOperation, ToIntFunction<Pointer> closer, OutCall call) {
+    /** How a handle is released: a reported call of the close export. */
+    private record Closer(String operation, ToIntFunction<Pointer> close) {
+    }
+
+    private Closer closer(String operation, ToIntFunction<Pointer> close) {
+        return new Closer(operation, pointer -> {
+            reporter.report(operation);
+            return close.applyAsInt(pointer);
+        });
+    }
+
+    private HcnHandle handle(String operation, Closer closer, OutCall call) {
         PointerByReference out = new PointerByReference();
         PointerByReference errorRecord = new PointerByReference();
         int hresult;
@@ -210,7 +237,7 @@ public final class HcnCalls {
             record = results.take(errorRecord);
         }
         Pointer pointer = out.getValue();
-        HcnHandle handle = pointer == null ? null : new HcnHandle(closeOperation, pointer, closer);
+        HcnHandle handle = pointer == null ? null : new HcnHandle(closer.operation(), pointer, closer.close());
         if (NativeResults.failed(hresult, record)) {
             if (handle != null) {
                 handle.close();
@@ -228,7 +255,8 @@ public final class HcnCalls {
         int call();
     }
 
-    private static int invoke(String operation, NativeCall call) {
+    private int invoke(String operation, NativeCall call) {
+        reporter.report(operation);
         try {
             return call.call();
         } catch (UnsatisfiedLinkError e) {

@@ -38,13 +38,26 @@ public final class HcnHandle implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        int hresult = closer.applyAsInt(pointer);
+        int hresult = release();
         if (hresult < 0) {
             logger.warn("{} failed: 0x{}", closeOperation, String.format(Locale.ROOT, "%08X", hresult));
         }
+    }
+
+    /**
+     * Closes the handle as {@link #close()} does, but returns the close's HRESULT instead of logging a failure
+     * ({@code S_OK} when the handle was already closed), for owners that report it themselves.
+     */
+    int release() {
+        if (closed) {
+            return 0;
+        }
+        closed = true;
+        return closer.applyAsInt(pointer);
+    }
+
+    /** The name of the export that closes this handle, e.g. {@code HcnCloseNetwork}. */
+    String closeOperation() {
+        return closeOperation;
     }
 }

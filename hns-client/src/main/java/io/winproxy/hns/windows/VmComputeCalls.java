@@ -2,12 +2,13 @@ package io.winproxy.hns.windows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.sun.jna.WString;
 import com.sun.jna.ptr.PointerByReference;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.NativeCallListener;
 import io.winproxy.hns.model.HnsCallResponse;
 import java.io.IOException;
 
@@ -15,17 +16,27 @@ import java.io.IOException;
  * Tier 2 for {@link VmCompute}: calls {@code HNSCall}, reads and frees the response envelope in {@code finally},
  * and unwraps it. A negative HRESULT, a missing or unreadable envelope, or {@code "Success":false} is an
  * {@link HnsException} whose operation is {@code "HNSCall <METHOD> <path>"}; the envelope's {@code ErrorCode}, when
- * present, is the exception's code ({@code E_FAIL} otherwise). Thread-safe.
+ * present, is the exception's code ({@code E_FAIL} otherwise). Every invocation, failed ones included, is reported
+ * to the {@link NativeCallListener} as {@code "HNSCall"} just before the native call. Thread-safe.
  */
 public final class VmComputeCalls {
+    /** The export name reported to the {@link NativeCallListener}. */
+    static final String HNS_CALL = "HNSCall";
+
     private final VmCompute library;
     private final NativeResults results;
     private final ObjectMapper mapper;
+    private final NativeCallReporter reporter = new NativeCallReporter();
 
     public VmComputeCalls(VmCompute library, CoTaskMemFree coTaskMemFree, ObjectMapper mapper) {
         this.library = library;
         this.mapper = mapper;
         this.results = new NativeResults(coTaskMemFree, mapper);
+    }
+
+    /** Reports every {@code HNSCall} from now on to {@code listener} ({@code null} or NONE: to nobody). */
+    public void setNativeCallListener(NativeCallListener listener) {
+        reporter.setListener(listener);
     }
 
     /** Sends one v1 request and returns the envelope's {@code Output} (a missing node when there is none). */
@@ -35,6 +46,7 @@ public final class VmComputeCalls {
         int hresult;
         String envelope;
         try {
+            reporter.report(HNS_CALL);
             try {
                 hresult = library.HNSCall(new WString(method), new WString(path), new WString(request), response);
             } catch (UnsatisfiedLinkError e) {

@@ -9,6 +9,8 @@ import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.NativeCallListener;
+import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.model.HcnJson;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
@@ -24,22 +26,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tier 3: the {@link HnsClient} over the real HNS, following hcsshim's call sequences (hcn-api.md section 1.4).
+ * Tier 3: the {@link HnsClient} over the real HNS. The native HCN call is the unit of cost, so each method makes the
+ * fewest calls its result needs (the sequences below, by export name, are also what a {@link NativeCallListener}
+ * sees; the emulator makes the same ones):
  *
  * <ul>
- *   <li>Lists: enumerate, then open, query (with the same query document) and close each id; an object that
- *       vanishes between enumerate and open or query ("not found") is skipped.</li>
- *   <li>Get by id or name: a filtered enumerate ({@code {"ID":..}}, {@code {"Name":..}}), then open/query/close;
- *       empty when nothing matches or the object vanished.</li>
- *   <li>Create: the zero GUID (HNS assigns the id), then query the new handle; the result, including the real
- *       {@code ID}, is what HNS stored. Endpoints are created on an opened network handle.</li>
- *   <li>Modify load balancer: open, {@code HcnModifyLoadBalancer} with the whole document, query, close; refused
- *       with {@code E_NOTIMPL} below HNS 15.4 without calling HNS.</li>
- *   <li>Delete: by id, no handle.</li>
+ *   <li>Lists: {@code HcnEnumerateXxx}, then per id {@code HcnOpenXxx}, {@code HcnQueryXxxProperties} (with the same
+ *       query document) and {@code HcnCloseXxx}; an object that vanishes between enumerate and open or query ("not
+ *       found") is skipped. The id lists ({@link #listLoadBalancerIds()}, {@link #listEndpointIds(String)}) are the
+ *       enumerate alone.</li>
+ *   <li>Load balancer or endpoint by id: {@code HcnOpenXxx} by GUID, {@code HcnQueryXxxProperties},
+ *       {@code HcnCloseXxx}; empty when HNS answers the open (or the query) "not found", by HRESULT. Networks by id
+ *       or name: a filtered enumerate ({@code {"ID":..}}, {@code {"Name":..}}), then open/query/close.</li>
+ *   <li>Create load balancer: {@code HcnCreateLoadBalancer}, {@code HcnCloseLoadBalancer}. With a caller-chosen id
+ *       in the settings, that GUID is the call's {@code Id} parameter (the HCN reference: "Id for the new load
+ *       balancer") and the result is the settings sent with that id, not read back; without one, the zero GUID
+ *       lets HNS assign the id and {@code HcnQueryLoadBalancerProperties} reads the new object before the close.</li>
+ *   <li>Create endpoint: on a network handle, {@code HcnCreateEndpoint}, (query only without an id),
+ *       {@code HcnCloseEndpoint}; {@link #createEndpoint(String, HostComputeEndpoint)} opens and closes the network
+ *       around it, a {@link NetworkSession} from {@link #openNetwork(String)} shares one {@code HcnOpenNetwork} /
+ *       {@code HcnCloseNetwork} between many creates.</li>
+ *   <li>Modify load balancer: {@code HcnOpenLoadBalancer}, {@code HcnModifyLoadBalancer} with the whole document,
+ *       {@code HcnQueryLoadBalancerProperties}, {@code HcnCloseLoadBalancer}; refused client-side with
+ *       {@code E_NOTIMPL} unless the version has the ModifyLoadbalancer feature (15.5 and later: on 15.4 the modify
+ *       keeps the old backends, kubernetes#131466).</li>
+ *   <li>Delete: {@code HcnDeleteXxx} by id, no handle.</li>
+ *   <li>The version probe ({@code HNSCall GET /globals/version}) runs once and is cached once it succeeds.</li>
  * </ul>
- * Every handle is closed in {@code finally}. Ids that are not GUIDs are rejected with an
- * {@link IllegalArgumentException} naming the object. The client holds no native resources between calls and is
- * thread-safe; the version probe ({@code HNSCall GET /globals/version}) runs once and is cached once it succeeds.
+ * Every handle is closed in {@code finally}, also when a call fails. Ids that are not GUIDs (lookups, deletes, and
+ * a caller-chosen id in create settings) are rejected with an {@link IllegalArgumentException} naming the object,
+ * before any native call. The client holds no native resources between calls (a {@link NetworkSession} holds its
+ * network handle until closed) and is thread-safe.
  */
 public final class WindowsHnsClient implements HnsClient {
     private static final Logger logger = LoggerFactory.getLogger(WindowsHnsClient.class);
@@ -96,6 +113,13 @@ public final class WindowsHnsClient implements HnsClient {
         }
     }
 
+    /** Reports every export invocation of this client (HCN and {@code HNSCall}) from now on to {@code listener}. */
+    @Override
+    public void setNativeCallListener(NativeCallListener listener) {
+        hcn.setNativeCallListener(listener);
+        vmCompute.setNativeCallListener(listener);
+    }
+
     // Networks
 
     @Override
@@ -142,9 +166,16 @@ public final class WindowsHnsClient implements HnsClient {
     }
 
     @Override
+    public List<String> listEndpointIds(String networkId) {
+        Guids.parse(networkId, "network");
+        return hcn.enumerateEndpoints(write(HostComputeQuery.endpointsOfNetwork(stripBraces(networkId))));
+    }
+
+    @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
         Guids.parse(id, "endpoint");
-        return first(() -> endpoints(write(HostComputeQuery.byId(stripBraces(id)))));
+        return openById(() -> hcn.openEndpoint(id), handle -> read(hcn.queryEndpointProperties(handle, queryAll),
+                HostComputeEndpoint.class, "HcnQueryEndpointProperties"));
     }
 
     private List<HostComputeEndpoint> endpoints(String query) {
@@ -164,13 +195,33 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public HostComputeEndpoint createEndpoint(String networkId, HostComputeEndpoint settings) {
+        callerId(settings.id(), "endpoint");
+        try (NetworkSession session = openNetwork(networkId)) {
+            return session.createEndpoint(settings);
+        }
+    }
+
+    /**
+     * Opens the network once ({@code HcnOpenNetwork}); the session's creates run on that handle and its
+     * {@link NetworkSession#close()} calls {@code HcnCloseNetwork} once, logging (at debug) instead of throwing.
+     * Not found when the network does not exist.
+     */
+    @Override
+    public NetworkSession openNetwork(String networkId) {
         Guids.parse(networkId, "network");
+        return new HcnNetworkSession(networkId, hcn.openNetwork(networkId), this::createEndpointOn);
+    }
+
+    private HostComputeEndpoint createEndpointOn(HcnHandle network, String networkId, HostComputeEndpoint settings) {
+        String id = callerId(settings.id(), "endpoint");
         HostComputeEndpoint input = new HostComputeEndpoint(null, settings.name(), stripBraces(networkId),
                 settings.policies(), settings.ipConfigurations(), settings.macAddress(), settings.flags(),
                 schemaOrV2(settings.schemaVersion()));
         String json = write(input);
-        try (HcnHandle network = hcn.openNetwork(networkId);
-             HcnHandle endpoint = hcn.createEndpoint(network, null, json)) {
+        try (HcnHandle endpoint = hcn.createEndpoint(network, id, json)) {
+            if (id != null) {
+                return input.withId(id);
+            }
             return withId(read(hcn.queryEndpointProperties(endpoint, queryAll), HostComputeEndpoint.class,
                     "HcnQueryEndpointProperties"), HostComputeEndpoint::id, "HcnQueryEndpointProperties");
         }
@@ -196,7 +247,7 @@ public final class WindowsHnsClient implements HnsClient {
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
         Guids.parse(id, "load balancer");
-        return first(() -> loadBalancers(write(HostComputeQuery.byId(stripBraces(id)))));
+        return openById(() -> hcn.openLoadBalancer(id), handle -> queryLoadBalancer(handle, queryAll));
     }
 
     private List<HostComputeLoadBalancer> loadBalancers(String query) {
@@ -215,9 +266,11 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public HostComputeLoadBalancer createLoadBalancer(HostComputeLoadBalancer settings) {
-        String json = write(normalized(settings, null));
-        try (HcnHandle handle = hcn.createLoadBalancer(null, json)) {
-            return queryLoadBalancer(handle, queryAll);
+        String id = callerId(settings.id(), "load balancer");
+        HostComputeLoadBalancer input = normalized(settings, null);
+        String json = write(input);
+        try (HcnHandle handle = hcn.createLoadBalancer(id, json)) {
+            return id != null ? input.withId(id) : queryLoadBalancer(handle, queryAll);
         }
     }
 
@@ -227,7 +280,7 @@ public final class WindowsHnsClient implements HnsClient {
         HnsCapabilities features = capabilities();
         if (!features.modifyLoadBalancer()) {
             throw new HnsException(HResults.E_NOTIMPL, "HcnModifyLoadBalancer",
-                    "HNS " + features.version() + " cannot modify load balancers (needs 15.4); delete and create");
+                    "HNS " + features.version() + " cannot modify load balancers (needs 15.5); delete and create");
         }
         String json = write(normalized(settings, stripBraces(id)));
         try (HcnHandle handle = hcn.openLoadBalancer(id)) {
@@ -246,7 +299,10 @@ public final class WindowsHnsClient implements HnsClient {
                 "HcnQueryLoadBalancerProperties"), HostComputeLoadBalancer::id, "HcnQueryLoadBalancerProperties");
     }
 
-    /** The document HNS gets: the given id (null on create, omitted from the JSON) and a v2 schema version. */
+    /**
+     * The document HNS gets: the given id (null on create, omitted from the JSON: a caller-chosen id travels as the
+     * call's {@code Id} parameter) and a v2 schema version.
+     */
     private static HostComputeLoadBalancer normalized(HostComputeLoadBalancer settings, String id) {
         return new HostComputeLoadBalancer(id, settings.hostComputeEndpoints(), settings.sourceVip(),
                 settings.frontendVips(), settings.portMappings(), schemaOrV2(settings.schemaVersion()),
@@ -254,6 +310,43 @@ public final class WindowsHnsClient implements HnsClient {
     }
 
     // Helpers
+
+    /**
+     * A direct lookup by GUID: open, then {@code read} the handle, then close. Empty when HNS answers the open or the
+     * read "not found" (the object does not exist, or was deleted in between); any other failure is thrown.
+     */
+    private static <T> Optional<T> openById(Supplier<HcnHandle> open, Function<HcnHandle, T> read) {
+        HcnHandle handle;
+        try {
+            handle = open.get();
+        } catch (HnsException e) {
+            if (e.isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        try (handle) {
+            return Optional.of(read.apply(handle));
+        } catch (HnsException e) {
+            if (e.isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The caller-chosen id of create settings (braces stripped), or null when there is none (null or blank).
+     *
+     * @throws IllegalArgumentException when the id is not a GUID
+     */
+    private static String callerId(String id, String what) {
+        if (id == null || id.isBlank()) {
+            return null;
+        }
+        Guids.parse(id, what);
+        return stripBraces(id);
+    }
 
     /** The first object a filtered lookup finds; empty when none matches or HNS answers the filter "not found". */
     private static <T> Optional<T> first(Supplier<List<T>> lookup) {

@@ -129,4 +129,63 @@ class ComputeNetworkNativeContractTest {
         assertThat(standIn.control.standin_bad_frees()).isEqualTo(1);
         assertThat(standIn.control.standin_bad_closes()).isEqualTo(1);
     }
+
+    @Test
+    void aNonZeroIdOnCreateBecomesTheObjectsIdAndOpensIt() {
+        String networkId = standIn.seedNetwork("vxlan0", "Overlay");
+        Guid.GUID id = Guid.GUID.fromString("00112233-4455-6677-8899-AABBCCDDEEFF");
+        PointerByReference network = new PointerByReference();
+        PointerByReference endpoint = new PointerByReference();
+        PointerByReference error = new PointerByReference();
+        PointerByReference properties = new PointerByReference();
+
+        assertThat(hcn.HcnOpenNetwork(Guid.GUID.fromString(networkId), network, error)).isZero();
+        assertThat(hcn.HcnCreateEndpoint(network.getValue(), id, new WString("{}"), endpoint, error)).isZero();
+        hcn.HcnCloseEndpoint(endpoint.getValue());
+        hcn.HcnCloseNetwork(network.getValue());
+        assertThat(hcn.HcnOpenEndpoint(id, endpoint, error)).isZero();
+        assertThat(hcn.HcnQueryEndpointProperties(endpoint.getValue(), new WString(StandIn.QUERY_ALL), properties,
+                error)).isZero();
+        String document = properties.getValue().getWideString(0);
+        standIn.control.CoTaskMemFree(properties.getValue());
+        hcn.HcnCloseEndpoint(endpoint.getValue());
+
+        assertThat(error.getValue()).isNull();
+        assertThat(document).startsWith("{\"ID\":\"00112233-4455-6677-8899-AABBCCDDEEFF\"");
+        standIn.assertEverythingReleased();
+    }
+
+    @Test
+    void aDuplicateIdOnCreateIsErrorAlreadyExistsWithItsErrorRecordAndNoHandle() {
+        Guid.GUID id = Guid.GUID.fromString("00112233-4455-6677-8899-AABBCCDDEEFF");
+        PointerByReference handle = new PointerByReference();
+        PointerByReference error = new PointerByReference();
+        assertThat(hcn.HcnCreateLoadBalancer(id, new WString("{}"), handle, error)).isZero();
+        hcn.HcnCloseLoadBalancer(handle.getValue());
+
+        int hresult = hcn.HcnCreateLoadBalancer(id, new WString("{}"), handle, error);
+        String record = error.getValue().getWideString(0);
+        standIn.control.CoTaskMemFree(error.getValue());
+
+        assertThat(hresult).isEqualTo(0x800700B7);
+        assertThat(handle.getValue()).isNull();
+        assertThat(record).contains("\"ErrorCode\":" + Integer.toUnsignedString(0x800700B7));
+        standIn.assertEverythingReleased();
+    }
+
+    @Test
+    void theCallLogListsEveryExportCalledInOrder() {
+        PointerByReference handle = new PointerByReference();
+        PointerByReference error = new PointerByReference();
+
+        hcn.HcnCreateLoadBalancer(Guids.zero(), new WString("{}"), handle, error);
+        hcn.HcnCloseLoadBalancer(handle.getValue());
+        hcn.HcnDeleteEndpoint(Guids.zero(), error);
+        standIn.control.CoTaskMemFree(error.getValue());
+
+        assertThat(standIn.callLog()).containsExactly("HcnCreateLoadBalancer", "HcnCloseLoadBalancer",
+                "HcnDeleteEndpoint");
+        standIn.clearCallLog();
+        assertThat(standIn.callLog()).isEmpty();
+    }
 }

@@ -13,19 +13,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
-/** Tier 2 against the stand-in: every returned string freed once, HRESULTs and error records become exceptions. */
+/**
+ * Tier 2 against the stand-in: every returned string freed once, HRESULTs and error records become exceptions, and
+ * every export invocation is reported to the listener exactly as the library saw it.
+ */
 @EnabledOnOs(OS.LINUX)
 class HcnCallsTest {
     private static final String UNKNOWN_ID = "0A0B0C0D-1111-2222-3333-444455556666";
     private static final int HCN_E_INVALID_JSON = 0x803B001B;
+    /** HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS). */
+    private static final int ERROR_ALREADY_EXISTS = 0x800700B7;
 
     private StandIn standIn;
     private HcnCalls calls;
+    private RecordingListener listener;
 
     @BeforeEach
     void setUp() {
         standIn = StandIn.fresh();
         calls = new HcnCalls(standIn.computeNetwork, standIn.coTaskMemFree, HcnJson.newMapper());
+        listener = new RecordingListener();
+        calls.setNativeCallListener(listener);
     }
 
     @AfterEach
@@ -107,6 +115,7 @@ class HcnCallsTest {
                         e -> assertThat(e.hresult()).isEqualTo(HResults.E_INVALIDARG));
         assertThat(standIn.control.standin_handles_opened()).isEqualTo(1);
         assertThat(standIn.calls("HcnCloseLoadBalancer")).isEqualTo(1);
+        assertThat(listener.calls()).containsExactly("HcnCreateLoadBalancer", "HcnCloseLoadBalancer");
     }
 
     @Test
@@ -124,6 +133,7 @@ class HcnCallsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("invalid load balancer ID \"kube-dns\"");
         assertThat(standIn.calls("HcnOpenLoadBalancer")).isZero();
+        assertThat(listener.calls()).isEmpty();
     }
 
     @Test
@@ -145,6 +155,8 @@ class HcnCallsTest {
         assertThat(standIn.calls("HcnCloseLoadBalancer")).isEqualTo(1);
         assertThatThrownBy(() -> calls.queryLoadBalancerProperties(handle, StandIn.QUERY_ALL))
                 .isInstanceOf(IllegalStateException.class);
+        assertThat(listener.calls()).as("a call on a closed handle never reaches the library")
+                .containsExactly("HcnCreateLoadBalancer", "HcnCloseLoadBalancer");
     }
 
     @Test
@@ -179,5 +191,42 @@ class HcnCallsTest {
                     .contains("\"HostComputeNetwork\":\"" + networkId + "\"");
         }
         assertThat(calls.enumerateEndpoints(StandIn.QUERY_ALL)).hasSize(1);
+    }
+
+    @Test
+    void everyInvocationIsReportedByExportNameInCallOrderFailuresAndClosesIncluded() {
+        String networkId = standIn.seedNetwork("vxlan0", "Overlay");
+        standIn.clearCallLog();
+        standIn.failNext("HcnEnumerateLoadBalancers", HResults.E_ACCESSDENIED, null);
+
+        try (HcnHandle network = calls.openNetwork(networkId);
+             HcnHandle endpoint = calls.createEndpoint(network, null, "{}")) {
+            calls.queryEndpointProperties(endpoint, StandIn.QUERY_ALL);
+        }
+        assertThatThrownBy(() -> calls.enumerateLoadBalancers(StandIn.QUERY_ALL)).isInstanceOf(HnsException.class);
+        assertThatThrownBy(() -> calls.openLoadBalancer(UNKNOWN_ID)).isInstanceOf(HnsException.class);
+        assertThatThrownBy(() -> calls.deleteEndpoint(UNKNOWN_ID)).isInstanceOf(HnsException.class);
+        calls.enumerateEndpoints(StandIn.QUERY_ALL);
+
+        assertThat(listener.calls()).containsExactly("HcnOpenNetwork", "HcnCreateEndpoint",
+                "HcnQueryEndpointProperties", "HcnCloseEndpoint", "HcnCloseNetwork", "HcnEnumerateLoadBalancers",
+                "HcnOpenLoadBalancer", "HcnDeleteEndpoint", "HcnEnumerateEndpoints");
+        assertThat(listener.calls()).isEqualTo(standIn.callLog());
+    }
+
+    @Test
+    void aCallerChosenIdIsPassedAndASecondObjectWithItFailsWithAlreadyExists() {
+        String id = "00112233-4455-6677-8899-AABBCCDDEEFF";
+        calls.createLoadBalancer(id, "{}").close();
+
+        assertThatThrownBy(() -> calls.createLoadBalancer(id, "{}"))
+                .isInstanceOfSatisfying(HnsException.class, e -> {
+                    assertThat(e.hresult()).isEqualTo(ERROR_ALREADY_EXISTS);
+                    assertThat(e.operation()).isEqualTo("HcnCreateLoadBalancer");
+                    assertThat(e.errorRecord()).contains(Integer.toUnsignedString(ERROR_ALREADY_EXISTS));
+                });
+        try (HcnHandle opened = calls.openLoadBalancer(id.toLowerCase())) {
+            assertThat(calls.queryLoadBalancerProperties(opened, StandIn.QUERY_ALL)).startsWith("{\"ID\":\"" + id);
+        }
     }
 }

@@ -6,31 +6,48 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.NativeCallListener;
+import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.IpConfiguration;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The JNA client (over the stand-in library) and the HNS emulator answer the {@link HnsClient} contract the same
- * way, so code tested against the emulator behaves the same on Windows.
+ * way, and make the same native calls for it (by export name, as the {@link NativeCallListener} reports them), so
+ * code tested and call counts measured against the emulator hold on Windows.
  */
 @EnabledOnOs(OS.LINUX)
 class HnsClientParityTest {
     private static final String UNKNOWN_ID = "0A0B0C0D-1111-2222-3333-444455556666";
+    private static final String LB_ID = "6F9619FF-8B86-D011-B42D-00C04FC964FF";
+    private static final String EP_ID = "1B4E28BA-2FA1-11D2-883F-0016D3CCA427";
+    private static final String EP_ID_2 = "1B4E28BA-2FA1-11D2-883F-0016D3CCA428";
+    private static final String EP_ID_3 = "1B4E28BA-2FA1-11D2-883F-0016D3CCA429";
+    /** HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS): an object of that kind already has the caller's id. */
+    private static final int ERROR_ALREADY_EXISTS = 0x800700B7;
 
-    /** A client with one overlay network whose pod subnet is 10.244.0.0/24. */
-    private record Fixture(HnsClient client, String networkId, Runnable verify) {
+    /**
+     * A client with one overlay network whose pod subnet is 10.244.0.0/24, at HNS 15.4 until {@code version} is
+     * given another one (before the client's first capabilities probe).
+     */
+    private record Fixture(HnsClient client, String networkId, Consumer<HnsVersion> version, Runnable verify) {
     }
 
     static Stream<Named<Supplier<Fixture>>> clients() {
@@ -38,14 +55,16 @@ class HnsClientParityTest {
                 Named.of("WindowsHnsClient over the stand-in library", () -> {
                     StandIn standIn = StandIn.fresh();
                     String networkId = standIn.seedNetwork("vxlan0", "Overlay");
-                    return new Fixture(standIn.client(), networkId, standIn::assertEverythingReleased);
+                    return new Fixture(standIn.client(), networkId,
+                            v -> standIn.control.standin_set_version(v.major(), v.minor()),
+                            standIn::assertEverythingReleased);
                 }),
                 Named.of("HnsEmulator", () -> {
                     HnsEmulator emulator = HnsEmulator.inMemory();
                     String networkId = new EmulatedHost(emulator, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "node-a")
                             .syncNetwork(List.of(new EmulatedHost.Node("node-a", "10.244.0.0/24", "192.168.1.10")))
                             .id();
-                    return new Fixture(emulator, networkId, () -> { });
+                    return new Fixture(emulator, networkId, emulator::setVersion, () -> { });
                 }));
     }
 
@@ -53,6 +72,7 @@ class HnsClientParityTest {
     @MethodSource("clients")
     void aLoadBalancerGoesThroughCreateGetModifyAndDeleteAlike(Supplier<Fixture> fixtures) {
         Fixture fixture = fixtures.get();
+        fixture.version().accept(new HnsVersion(15, 5));
         HnsClient client = fixture.client();
         HostComputeEndpoint a = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5"));
         HostComputeEndpoint b = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.2.7"));
@@ -78,6 +98,22 @@ class HnsClientParityTest {
         assertThat(client.listLoadBalancerIds()).isEmpty();
         assertThat(client.getEndpoint(a.id())).isEmpty();
         assertThat(client.getEndpoint(b.id())).contains(b);
+        fixture.verify().run();
+    }
+
+    @ParameterizedTest
+    @MethodSource("clients")
+    void modifyOnHns154IsRefusedAsNotImplementedAndChangesNothing(Supplier<Fixture> fixtures) {
+        Fixture fixture = fixtures.get();
+        HnsClient client = fixture.client();
+        HostComputeEndpoint a = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5"));
+        HostComputeEndpoint b = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.2.7"));
+        HostComputeLoadBalancer created = client.createLoadBalancer(loadBalancer(80, a.id()));
+
+        assertThat(client.capabilities().modifyLoadBalancer()).isFalse();
+        assertThatThrownBy(() -> client.modifyLoadBalancer(created.id(), loadBalancer(80, a.id(), b.id())))
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotImplemented()).isTrue());
+        assertThat(client.getLoadBalancer(created.id())).contains(created);
         fixture.verify().run();
     }
 
@@ -109,6 +145,180 @@ class HnsClientParityTest {
                         e -> assertThat(e.hresult()).isEqualTo(HResults.HCN_E_INVALID_JSON_REFERENCE));
         assertThat(fixture.client().listLoadBalancerIds()).isEmpty();
         fixture.verify().run();
+    }
+
+    @ParameterizedTest
+    @MethodSource("clients")
+    void aCallerChosenIdBecomesTheNewObjectsIdAlike(Supplier<Fixture> fixtures) {
+        Fixture fixture = fixtures.get();
+        HnsClient client = fixture.client();
+
+        HostComputeEndpoint endpoint = client.createEndpoint(fixture.networkId(),
+                remoteEndpoint("10.244.1.5").withId(EP_ID));
+        HostComputeLoadBalancer lb = client.createLoadBalancer(loadBalancer(80, EP_ID).withId(LB_ID));
+
+        assertThat(endpoint.id()).isEqualToIgnoringCase(EP_ID);
+        assertThat(endpoint.hostComputeNetwork()).isEqualToIgnoringCase(fixture.networkId());
+        assertThat(lb.id()).isEqualToIgnoringCase(LB_ID);
+        assertThat(client.getEndpoint(EP_ID)).hasValueSatisfying(read -> {
+            assertThat(read.id()).isEqualToIgnoringCase(EP_ID);
+            assertThat(read.ipAddresses()).containsExactly("10.244.1.5");
+        });
+        assertThat(client.getLoadBalancer(LB_ID)).hasValueSatisfying(read -> {
+            assertThat(read.id()).isEqualToIgnoringCase(LB_ID);
+            assertThat(read.withId(LB_ID)).isEqualTo(lb.withId(LB_ID));
+        });
+        assertThat(client.listEndpointIds(fixture.networkId()))
+                .singleElement().satisfies(id -> assertThat(id).isEqualToIgnoringCase(EP_ID));
+        assertThat(client.listLoadBalancerIds())
+                .singleElement().satisfies(id -> assertThat(id).isEqualToIgnoringCase(LB_ID));
+        fixture.verify().run();
+    }
+
+    @ParameterizedTest
+    @MethodSource("clients")
+    void aSecondObjectWithTheSameIdFailsWithErrorAlreadyExistsAlike(Supplier<Fixture> fixtures) {
+        Fixture fixture = fixtures.get();
+        HnsClient client = fixture.client();
+        client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5").withId(EP_ID));
+        client.createLoadBalancer(loadBalancer(80, EP_ID).withId(LB_ID));
+
+        assertThatThrownBy(() -> client.createEndpoint(fixture.networkId(),
+                remoteEndpoint("10.244.1.6").withId(EP_ID)))
+                .isInstanceOfSatisfying(HnsException.class,
+                        e -> assertThat(e.hresult()).isEqualTo(ERROR_ALREADY_EXISTS));
+        assertThatThrownBy(() -> client.createLoadBalancer(loadBalancer(81, EP_ID).withId(LB_ID)))
+                .isInstanceOfSatisfying(HnsException.class,
+                        e -> assertThat(e.hresult()).isEqualTo(ERROR_ALREADY_EXISTS));
+        assertThat(client.listEndpointIds(fixture.networkId())).hasSize(1);
+        assertThat(client.listLoadBalancerIds()).hasSize(1);
+        fixture.verify().run();
+    }
+
+    @ParameterizedTest
+    @MethodSource("clients")
+    void aSessionCreatesEndpointsOnItsNetworkAlike(Supplier<Fixture> fixtures) {
+        Fixture fixture = fixtures.get();
+        HnsClient client = fixture.client();
+
+        List<HostComputeEndpoint> created = new ArrayList<>();
+        try (NetworkSession session = client.openNetwork(fixture.networkId())) {
+            assertThat(session.networkId()).isEqualTo(fixture.networkId());
+            created.add(session.createEndpoint(remoteEndpoint("10.244.1.5").withId(EP_ID)));
+            created.add(session.createEndpoint(remoteEndpoint("10.244.1.6")));
+        }
+
+        assertThat(created).allSatisfy(e -> assertThat(e.hostComputeNetwork())
+                .isEqualToIgnoringCase(fixture.networkId()));
+        assertThat(client.listEndpointIds(fixture.networkId())).hasSize(2)
+                .anySatisfy(id -> assertThat(id).isEqualToIgnoringCase(EP_ID))
+                .anySatisfy(id -> assertThat(id).isEqualToIgnoringCase(created.get(1).id()));
+        assertThatThrownBy(() -> client.openNetwork(UNKNOWN_ID))
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotFound()).isTrue());
+        fixture.verify().run();
+    }
+
+    // ---- native call sequences ------------------------------------------------------------------------------
+
+    /** What a sequence scenario starts from: two remote endpoints, one load balancer on the first, HNS 15.5. */
+    private record World(HnsClient client, String networkId, HostComputeEndpoint a, HostComputeEndpoint b,
+                         HostComputeLoadBalancer lb) {
+    }
+
+    /** One call of the client under test and the native calls it must make, by export name, in order. */
+    private record Scenario(Consumer<World> action, List<String> expected) {
+    }
+
+    private static final List<String> OPEN_QUERY_CLOSE_LB = List.of("HcnOpenLoadBalancer",
+            "HcnQueryLoadBalancerProperties", "HcnCloseLoadBalancer");
+    private static final List<String> OPEN_QUERY_CLOSE_EP = List.of("HcnOpenEndpoint", "HcnQueryEndpointProperties",
+            "HcnCloseEndpoint");
+
+    static Stream<Arguments> sequences() {
+        List<Named<Scenario>> scenarios = List.of(
+                scenario("listLoadBalancerIds", w -> w.client().listLoadBalancerIds(),
+                        List.of("HcnEnumerateLoadBalancers")),
+                scenario("listEndpointIds", w -> w.client().listEndpointIds(w.networkId()),
+                        List.of("HcnEnumerateEndpoints")),
+                scenario("listLoadBalancers", w -> w.client().listLoadBalancers(),
+                        concat(List.of("HcnEnumerateLoadBalancers"), OPEN_QUERY_CLOSE_LB)),
+                scenario("listEndpoints", w -> w.client().listEndpoints(w.networkId()),
+                        concat(List.of("HcnEnumerateEndpoints"), OPEN_QUERY_CLOSE_EP, OPEN_QUERY_CLOSE_EP)),
+                scenario("getLoadBalancer", w -> w.client().getLoadBalancer(w.lb().id()), OPEN_QUERY_CLOSE_LB),
+                scenario("getLoadBalancer of an unknown id", w -> w.client().getLoadBalancer(UNKNOWN_ID),
+                        List.of("HcnOpenLoadBalancer")),
+                scenario("getEndpoint", w -> w.client().getEndpoint(w.a().id()), OPEN_QUERY_CLOSE_EP),
+                scenario("getEndpoint of an unknown id", w -> w.client().getEndpoint(UNKNOWN_ID),
+                        List.of("HcnOpenEndpoint")),
+                scenario("getNetworkById", w -> w.client().getNetworkById(w.networkId()),
+                        List.of("HcnEnumerateNetworks", "HcnOpenNetwork", "HcnQueryNetworkProperties",
+                                "HcnCloseNetwork")),
+                scenario("getNetworkByName", w -> w.client().getNetworkByName("vxlan0"),
+                        List.of("HcnEnumerateNetworks", "HcnOpenNetwork", "HcnQueryNetworkProperties",
+                                "HcnCloseNetwork")),
+                scenario("createLoadBalancer without an id", w -> w.client().createLoadBalancer(
+                        loadBalancer(81, w.a().id())),
+                        List.of("HcnCreateLoadBalancer", "HcnQueryLoadBalancerProperties", "HcnCloseLoadBalancer")),
+                scenario("createLoadBalancer with an id", w -> w.client().createLoadBalancer(
+                        loadBalancer(81, w.a().id()).withId(LB_ID)),
+                        List.of("HcnCreateLoadBalancer", "HcnCloseLoadBalancer")),
+                scenario("createLoadBalancer with a taken id (fails)", w -> assertThatThrownBy(
+                        () -> w.client().createLoadBalancer(loadBalancer(81, w.a().id()).withId(w.lb().id())))
+                        .isInstanceOf(HnsException.class),
+                        List.of("HcnCreateLoadBalancer")),
+                scenario("createEndpoint without an id", w -> w.client().createEndpoint(w.networkId(),
+                        remoteEndpoint("10.244.3.1")),
+                        List.of("HcnOpenNetwork", "HcnCreateEndpoint", "HcnQueryEndpointProperties",
+                                "HcnCloseEndpoint", "HcnCloseNetwork")),
+                scenario("createEndpoint with an id", w -> w.client().createEndpoint(w.networkId(),
+                        remoteEndpoint("10.244.3.1").withId(EP_ID)),
+                        List.of("HcnOpenNetwork", "HcnCreateEndpoint", "HcnCloseEndpoint", "HcnCloseNetwork")),
+                scenario("a session creating 3 endpoints with ids", w -> {
+                    try (NetworkSession session = w.client().openNetwork(w.networkId())) {
+                        session.createEndpoint(remoteEndpoint("10.244.3.1").withId(EP_ID));
+                        session.createEndpoint(remoteEndpoint("10.244.3.2").withId(EP_ID_2));
+                        session.createEndpoint(remoteEndpoint("10.244.3.3").withId(EP_ID_3));
+                    }
+                }, List.of("HcnOpenNetwork", "HcnCreateEndpoint", "HcnCloseEndpoint", "HcnCreateEndpoint",
+                        "HcnCloseEndpoint", "HcnCreateEndpoint", "HcnCloseEndpoint", "HcnCloseNetwork")),
+                scenario("modifyLoadBalancer", w -> w.client().modifyLoadBalancer(w.lb().id(),
+                        loadBalancer(80, w.a().id(), w.b().id())),
+                        List.of("HcnOpenLoadBalancer", "HcnModifyLoadBalancer", "HcnQueryLoadBalancerProperties",
+                                "HcnCloseLoadBalancer")),
+                scenario("deleteLoadBalancer", w -> w.client().deleteLoadBalancer(w.lb().id()),
+                        List.of("HcnDeleteLoadBalancer")),
+                scenario("deleteEndpoint", w -> w.client().deleteEndpoint(w.b().id()),
+                        List.of("HcnDeleteEndpoint")));
+        return clients().flatMap(client -> scenarios.stream().map(scenario -> Arguments.of(client, scenario)));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("sequences")
+    void eachMethodMakesTheSameNativeCallsAlike(Supplier<Fixture> fixtures, Scenario scenario) {
+        Fixture fixture = fixtures.get();
+        fixture.version().accept(new HnsVersion(15, 5));
+        HnsClient client = fixture.client();
+        assertThat(client.capabilities().modifyLoadBalancer()).isTrue();
+        HostComputeEndpoint a = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5"));
+        HostComputeEndpoint b = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.2.7"));
+        HostComputeLoadBalancer lb = client.createLoadBalancer(loadBalancer(80, a.id()));
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        client.setNativeCallListener(calls::add);
+
+        scenario.action().accept(new World(client, fixture.networkId(), a, b, lb));
+
+        client.setNativeCallListener(NativeCallListener.NONE);
+        assertThat(calls).isEqualTo(scenario.expected());
+        fixture.verify().run();
+    }
+
+    private static Named<Scenario> scenario(String name, Consumer<World> action, List<String> expected) {
+        return Named.of(name, new Scenario(action, expected));
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        return Stream.of(parts).flatMap(List::stream).toList();
     }
 
     private static HostComputeEndpoint remoteEndpoint(String ip) {

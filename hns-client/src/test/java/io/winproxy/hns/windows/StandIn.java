@@ -7,7 +7,9 @@ import com.sun.jna.Pointer;
 import com.sun.jna.WString;
 import com.sun.jna.platform.win32.Guid;
 import com.sun.jna.ptr.PointerByReference;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * The stand-in library as the tests use it: the same {@link ComputeNetwork} and {@link VmCompute} interfaces the
@@ -58,6 +60,18 @@ final class StandIn {
     String lastText(String function) {
         Pointer text = control.standin_last_text(function);
         return text == null ? null : text.getWideString(0);
+    }
+
+    /** The exports the library saw called since the reset or {@link #clearCallLog()}, in call order. */
+    List<String> callLog() {
+        Pointer log = control.standin_call_log();
+        assertThat(log).as("the stand-in's call log overflowed").isNotNull();
+        String text = log.getString(0);
+        return text.isEmpty() ? List.of() : Arrays.asList(text.split(","));
+    }
+
+    void clearCallLog() {
+        control.standin_clear_call_log();
     }
 
     /** The 16 bytes of the last GUID the export received, as hex. */

@@ -26,6 +26,13 @@ interface StandInLibrary extends Library {
 
     int standin_last_guid(String function, byte[] out);
 
+    /** The exports called since the reset or the last clear, comma-separated in call order; null on overflow. */
+    Pointer standin_call_log();
+
+    void standin_clear_call_log();
+
+    int standin_release_open_handles();
+
     int standin_strings_allocated();
 
     int standin_strings_freed();

@@ -17,11 +17,14 @@ import org.junit.jupiter.api.condition.OS;
 class VmComputeCallsTest {
     private StandIn standIn;
     private VmComputeCalls calls;
+    private RecordingListener listener;
 
     @BeforeEach
     void setUp() {
         standIn = StandIn.fresh();
         calls = new VmComputeCalls(standIn.vmCompute, standIn.coTaskMemFree, HcnJson.newMapper());
+        listener = new RecordingListener();
+        calls.setNativeCallListener(listener);
     }
 
     @AfterEach
@@ -70,5 +73,16 @@ class VmComputeCallsTest {
         assertThatThrownBy(() -> calls.version())
                 .isInstanceOf(HnsException.class)
                 .hasMessageContaining("no Major/Minor");
+    }
+
+    @Test
+    void everyHnsCallIsReportedAsHnsCallFailedOnesIncluded() {
+        standIn.failNext("HNSCall", 0x80070005, null);
+
+        assertThatThrownBy(() -> calls.version()).isInstanceOf(HnsException.class);
+        calls.version();
+        assertThatThrownBy(() -> calls.call("GET", "/nonsense", "")).isInstanceOf(HnsException.class);
+
+        assertThat(listener.calls()).containsExactly("HNSCall", "HNSCall", "HNSCall").isEqualTo(standIn.callLog());
     }
 }

@@ -6,25 +6,39 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.NativeCallListener;
+import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.IpConfiguration;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
+import io.winproxy.hns.model.SchemaVersion;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
-/** Tier 3 against the stand-in: hcsshim's call sequences, with every string freed and every handle closed. */
+/**
+ * Tier 3 against the stand-in: the native call sequence of each method (by export name, as the
+ * {@link NativeCallListener} reports it and as the library saw it), with every string freed and every handle closed.
+ */
 @EnabledOnOs(OS.LINUX)
 class WindowsHnsClientTest {
     private static final String UNKNOWN_ID = "0A0B0C0D-1111-2222-3333-444455556666";
+    private static final String LB_ID = "6F9619FF-8B86-D011-B42D-00C04FC964FF";
+    private static final String EP_ID = "1B4E28BA-2FA1-11D2-883F-0016D3CCA427";
+    private static final String EP_ID_2 = "1B4E28BA-2FA1-11D2-883F-0016D3CCA428";
+    private static final String EP_ID_3 = "1B4E28BA-2FA1-11D2-883F-0016D3CCA429";
+    /** HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS): an object of that kind already has the caller's id. */
+    private static final int ERROR_ALREADY_EXISTS = 0x800700B7;
 
     private StandIn standIn;
     private WindowsHnsClient client;
+    private RecordingListener listener;
     private String networkId;
 
     @BeforeEach
@@ -32,11 +46,34 @@ class WindowsHnsClientTest {
         standIn = StandIn.fresh();
         client = standIn.client();
         networkId = standIn.seedNetwork("vxlan0", "Overlay");
+        listener = new RecordingListener();
+        client.setNativeCallListener(listener);
+        startRecording();
     }
 
     @AfterEach
-    void everyStringAndHandleIsReleased() {
+    void everyCallWasReportedAndEveryStringAndHandleReleased() {
+        reported();
         standIn.assertEverythingReleased();
+    }
+
+    /** Forgets the calls made so far, on both sides. */
+    private void startRecording() {
+        listener.clear();
+        standIn.clearCallLog();
+    }
+
+    /** The calls since {@link #startRecording()}; what the listener was told is exactly what the library saw. */
+    private List<String> reported() {
+        assertThat(listener.calls()).as("calls reported to the listener").isEqualTo(standIn.callLog());
+        return listener.calls();
+    }
+
+    /** Seeds a network through the raw interface (not reported), then starts recording afresh. */
+    private String seedNetwork(String name, String type) {
+        String id = standIn.seedNetwork(name, type);
+        startRecording();
+        return id;
     }
 
     @Test
@@ -105,23 +142,103 @@ class WindowsHnsClientTest {
     }
 
     @Test
-    void getLoadBalancerSendsTheIdAsADoubleEncodedFilter() {
+    void getLoadBalancerOpensTheGuidQueriesAndClosesWithoutEnumerating() {
         HostComputeLoadBalancer created = client.createLoadBalancer(
                 loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
         client.createLoadBalancer(loadBalancer("10.96.0.11", endpoint("10.244.1.6").id()));
+        startRecording();
 
         assertThat(client.getLoadBalancer(created.id())).contains(created);
-        assertThat(standIn.lastText("HcnEnumerateLoadBalancers")).isEqualTo(
-                "{\"SchemaVersion\":{\"Major\":2,\"Minor\":0},\"Filter\":\"{\\\"ID\\\":\\\"" + created.id()
-                        + "\\\"}\"}");
-        assertThat(standIn.lastText("HcnQueryLoadBalancerProperties"))
-                .isEqualTo(standIn.lastText("HcnEnumerateLoadBalancers"));
+
+        assertThat(reported()).containsExactly("HcnOpenLoadBalancer", "HcnQueryLoadBalancerProperties",
+                "HcnCloseLoadBalancer");
+        assertThat(standIn.lastText("HcnQueryLoadBalancerProperties")).isEqualTo(StandIn.QUERY_ALL);
+        assertThat(client.getLoadBalancer("{" + created.id().toLowerCase() + "}")).contains(created);
     }
 
     @Test
-    void getLoadBalancerOfAnUnknownIdIsEmptyWithoutOpeningAnything() {
+    void getLoadBalancerOfAnUnknownIdIsEmptyAfterOneOpen() {
         assertThat(client.getLoadBalancer(UNKNOWN_ID)).isEmpty();
-        assertThat(standIn.calls("HcnOpenLoadBalancer")).isZero();
+
+        assertThat(reported()).containsExactly("HcnOpenLoadBalancer");
+    }
+
+    @Test
+    void getLoadBalancerClassifiesNotFoundByHresultNotByTheLocalizedMessage() {
+        standIn.failNext("HcnOpenLoadBalancer", HResults.ERROR_NOT_FOUND,
+                "{\"Success\":false,\"Error\":\"\u627e\u4e0d\u5230\u5143\u7d20\u3002\",\"ErrorCode\":"
+                        + Integer.toUnsignedString(HResults.ERROR_NOT_FOUND) + "}");
+
+        assertThat(client.getLoadBalancer(UNKNOWN_ID)).isEmpty();
+        assertThat(reported()).containsExactly("HcnOpenLoadBalancer");
+    }
+
+    @Test
+    void getLoadBalancerThrowsAnyOtherFailureOfTheOpen() {
+        standIn.failNext("HcnOpenLoadBalancer", HResults.E_ACCESSDENIED,
+                "{\"Success\":false,\"Error\":\"Element not found.\",\"ErrorCode\":"
+                        + Integer.toUnsignedString(HResults.E_ACCESSDENIED) + "}");
+
+        assertThatThrownBy(() -> client.getLoadBalancer(UNKNOWN_ID))
+                .isInstanceOfSatisfying(HnsException.class, e -> {
+                    assertThat(e.hresult()).isEqualTo(HResults.E_ACCESSDENIED);
+                    assertThat(e.operation()).isEqualTo("HcnOpenLoadBalancer");
+                });
+        assertThat(reported()).containsExactly("HcnOpenLoadBalancer");
+    }
+
+    @Test
+    void getLoadBalancerClosesTheHandleWhenTheQueryFails() {
+        HostComputeLoadBalancer created = client.createLoadBalancer(
+                loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
+        standIn.failNext("HcnQueryLoadBalancerProperties", HResults.E_ACCESSDENIED, null);
+        startRecording();
+
+        assertThatThrownBy(() -> client.getLoadBalancer(created.id()))
+                .isInstanceOfSatisfying(HnsException.class,
+                        e -> assertThat(e.operation()).isEqualTo("HcnQueryLoadBalancerProperties"));
+        assertThat(reported()).containsExactly("HcnOpenLoadBalancer", "HcnQueryLoadBalancerProperties",
+                "HcnCloseLoadBalancer");
+    }
+
+    @Test
+    void getEndpointOpensTheGuidQueriesAndClosesWithoutEnumerating() {
+        HostComputeEndpoint created = endpoint("10.244.1.5");
+        startRecording();
+
+        assertThat(client.getEndpoint(created.id())).contains(created);
+
+        assertThat(reported()).containsExactly("HcnOpenEndpoint", "HcnQueryEndpointProperties", "HcnCloseEndpoint");
+        assertThat(standIn.calls("HcnEnumerateEndpoints")).isZero();
+    }
+
+    @Test
+    void getEndpointIsEmptyWhenTheOpenSaysNotFoundInAnyOfItsForms() {
+        assertThat(client.getEndpoint(UNKNOWN_ID)).isEmpty();
+        standIn.failNext("HcnOpenEndpoint", HResults.HCN_E_ENDPOINT_NOT_FOUND, null);
+        assertThat(client.getEndpoint(UNKNOWN_ID)).isEmpty();
+
+        assertThat(reported()).containsExactly("HcnOpenEndpoint", "HcnOpenEndpoint");
+    }
+
+    @Test
+    void getEndpointThrowsAnyOtherFailureOfTheOpen() {
+        standIn.failNext("HcnOpenEndpoint", HResults.RPC_S_SERVER_UNAVAILABLE, null);
+
+        assertThatThrownBy(() -> client.getEndpoint(UNKNOWN_ID))
+                .isInstanceOfSatisfying(HnsException.class,
+                        e -> assertThat(e.hresult()).isEqualTo(HResults.RPC_S_SERVER_UNAVAILABLE));
+        assertThat(reported()).containsExactly("HcnOpenEndpoint");
+    }
+
+    @Test
+    void anEndpointDeletedBetweenOpenAndQueryIsEmptyAndItsHandleClosed() {
+        HostComputeEndpoint created = endpoint("10.244.1.5");
+        standIn.failNext("HcnQueryEndpointProperties", HResults.ERROR_NOT_FOUND, null);
+        startRecording();
+
+        assertThat(client.getEndpoint(created.id())).isEmpty();
+        assertThat(reported()).containsExactly("HcnOpenEndpoint", "HcnQueryEndpointProperties", "HcnCloseEndpoint");
     }
 
     @Test
@@ -132,7 +249,90 @@ class WindowsHnsClientTest {
     }
 
     @Test
+    void createLoadBalancerWithoutAnIdIsCreateQueryAndClose() {
+        HostComputeEndpoint backend = endpoint("10.244.1.5");
+        startRecording();
+
+        client.createLoadBalancer(loadBalancer("10.96.0.10", backend.id()));
+
+        assertThat(reported()).containsExactly("HcnCreateLoadBalancer", "HcnQueryLoadBalancerProperties",
+                "HcnCloseLoadBalancer");
+    }
+
+    @Test
+    void createLoadBalancerWithACallerChosenIdPassesItAsTheIdAndDoesNotQuery() {
+        HostComputeEndpoint backend = endpoint("10.244.1.5");
+        HostComputeLoadBalancer settings = loadBalancer("10.96.0.10", backend.id()).withId(LB_ID);
+        startRecording();
+
+        HostComputeLoadBalancer created = client.createLoadBalancer(settings);
+
+        assertThat(reported()).containsExactly("HcnCreateLoadBalancer", "HcnCloseLoadBalancer");
+        assertThat(standIn.lastGuidBytes("HcnCreateLoadBalancer")).isEqualTo("ff19966f868b11d0b42d00c04fc964ff");
+        assertThat(standIn.lastText("HcnCreateLoadBalancer")).doesNotContain("\"ID\"");
+        assertThat(created).isEqualTo(new HostComputeLoadBalancer(LB_ID, List.of(backend.id()), "10.244.0.2",
+                List.of("10.96.0.10"), List.of(new LoadBalancerPortMapping(6, 8080, 80, 0, 1)), SchemaVersion.V2, 0));
+        assertThat(client.listLoadBalancerIds()).containsExactly(LB_ID);
+        assertThat(client.getLoadBalancer(LB_ID)).contains(created);
+    }
+
+    @Test
+    void aBracedLowerCaseCallerIdIsPassedAndReturnedBare() {
+        HostComputeEndpoint backend = endpoint("10.244.1.5");
+
+        HostComputeLoadBalancer created = client.createLoadBalancer(
+                loadBalancer("10.96.0.10", backend.id()).withId("{" + LB_ID.toLowerCase() + "}"));
+
+        assertThat(created.id()).isEqualTo(LB_ID.toLowerCase());
+        assertThat(standIn.lastGuidBytes("HcnCreateLoadBalancer")).isEqualTo("ff19966f868b11d0b42d00c04fc964ff");
+        assertThat(client.getLoadBalancer(LB_ID)).isPresent();
+    }
+
+    @Test
+    void aSecondLoadBalancerWithTheSameIdFailsWithAlreadyExistsAndLeavesTheFirst() {
+        HostComputeEndpoint backend = endpoint("10.244.1.5");
+        HostComputeLoadBalancer first = client.createLoadBalancer(
+                loadBalancer("10.96.0.10", backend.id()).withId(LB_ID));
+        startRecording();
+
+        assertThatThrownBy(() -> client.createLoadBalancer(loadBalancer("10.96.0.11", backend.id()).withId(LB_ID)))
+                .isInstanceOfSatisfying(HnsException.class, e -> {
+                    assertThat(e.hresult()).isEqualTo(ERROR_ALREADY_EXISTS);
+                    assertThat(e.operation()).isEqualTo("HcnCreateLoadBalancer");
+                });
+        assertThat(reported()).containsExactly("HcnCreateLoadBalancer");
+        assertThat(client.getLoadBalancer(LB_ID)).contains(first);
+    }
+
+    @Test
+    void aCreateThatReturnsAHandleWithAnErrorRecordStillClosesIt() {
+        HostComputeEndpoint backend = endpoint("10.244.1.5");
+        standIn.failNext("HcnCreateLoadBalancer", 0, "{\"Success\":false,\"Error\":\"x\",\"ErrorCode\":"
+                + Integer.toUnsignedString(HResults.HCN_E_PORT_ALREADY_EXISTS) + "}");
+        startRecording();
+
+        assertThatThrownBy(() -> client.createLoadBalancer(loadBalancer("10.96.0.10", backend.id()).withId(LB_ID)))
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isAlreadyExists()).isTrue());
+        assertThat(reported()).containsExactly("HcnCreateLoadBalancer", "HcnCloseLoadBalancer");
+    }
+
+    @Test
+    void aCallerIdThatIsNotAGuidIsRejectedBeforeAnyNativeCall() {
+        HostComputeEndpoint backend = endpoint("10.244.1.5");
+        startRecording();
+
+        assertThatThrownBy(() -> client.createLoadBalancer(loadBalancer("10.96.0.10", backend.id()).withId("web")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid load balancer ID \"web\"");
+        assertThatThrownBy(() -> client.createEndpoint(networkId, endpointSettings("10.244.1.6").withId("pod")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid endpoint ID \"pod\"");
+        assertThat(reported()).isEmpty();
+    }
+
+    @Test
     void modifyLoadBalancerSendsTheWholeDocumentWithItsIdAndReturnsWhatHnsStored() {
+        standIn.control.standin_set_version(15, 5);
         HostComputeEndpoint a = endpoint("10.244.1.5");
         HostComputeEndpoint b = endpoint("10.244.1.6");
         HostComputeLoadBalancer created = client.createLoadBalancer(loadBalancer("10.96.0.10", a.id()));
@@ -148,17 +348,46 @@ class WindowsHnsClientTest {
     }
 
     @Test
-    void modifyLoadBalancerBelowHns154IsNotImplementedWithoutCallingHns() {
-        standIn.control.standin_set_version(15, 3);
+    void modifyLoadBalancerIsOpenModifyQueryCloseAfterOneVersionProbe() {
+        standIn.control.standin_set_version(15, 5);
+        HostComputeEndpoint a = endpoint("10.244.1.5");
+        HostComputeLoadBalancer created = client.createLoadBalancer(loadBalancer("10.96.0.10", a.id()));
+        startRecording();
+
+        client.modifyLoadBalancer(created.id(), loadBalancer("10.96.0.10", a.id()));
+        client.modifyLoadBalancer(created.id(), loadBalancer("10.96.0.11", a.id()));
+
+        List<String> modify = List.of("HcnOpenLoadBalancer", "HcnModifyLoadBalancer",
+                "HcnQueryLoadBalancerProperties", "HcnCloseLoadBalancer");
+        assertThat(reported()).isEqualTo(
+                Stream.of(List.of("HNSCall"), modify, modify).flatMap(List::stream).toList());
+    }
+
+    @Test
+    void modifyLoadBalancerOnHns154IsNotImplementedWithoutCallingHns() {
+        // 15.4 is Windows Server 2025, where the modify keeps the old backends (kubernetes#131466).
         HostComputeLoadBalancer created = client.createLoadBalancer(
                 loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
 
         assertThatThrownBy(() -> client.modifyLoadBalancer(created.id(), created))
                 .isInstanceOfSatisfying(HnsException.class, e -> {
                     assertThat(e.isNotImplemented()).isTrue();
-                    assertThat(e.getMessage()).contains("HNS 15.3");
+                    assertThat(e.operation()).isEqualTo("HcnModifyLoadBalancer");
+                    assertThat(e.getMessage()).contains("HNS 15.4").contains("needs 15.5");
                 });
         assertThat(standIn.calls("HcnOpenLoadBalancer")).isZero();
+        assertThat(standIn.calls("HcnModifyLoadBalancer")).isZero();
+        assertThat(reported()).doesNotContain("HcnOpenLoadBalancer", "HcnModifyLoadBalancer");
+    }
+
+    @Test
+    void modifyLoadBalancerBelowHns154IsNotImplementedToo() {
+        standIn.control.standin_set_version(13, 3);
+        HostComputeLoadBalancer created = client.createLoadBalancer(
+                loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
+
+        assertThatThrownBy(() -> client.modifyLoadBalancer(created.id(), created))
+                .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.getMessage()).contains("HNS 13.3"));
         assertThat(standIn.calls("HcnModifyLoadBalancer")).isZero();
     }
 
@@ -176,8 +405,10 @@ class WindowsHnsClientTest {
     void deleteLoadBalancerRemovesItAndAnUnknownIdIsNotFound() {
         HostComputeLoadBalancer created = client.createLoadBalancer(
                 loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
+        startRecording();
 
         client.deleteLoadBalancer(created.id());
+        assertThat(reported()).containsExactly("HcnDeleteLoadBalancer");
 
         assertThat(client.listLoadBalancerIds()).isEmpty();
         assertThatThrownBy(() -> client.deleteLoadBalancer(created.id()))
@@ -208,9 +439,139 @@ class WindowsHnsClientTest {
     }
 
     @Test
+    void createEndpointWithoutAnIdIsOpenNetworkCreateQueryCloseClose() {
+        client.createEndpoint(networkId, endpointSettings("10.244.1.5"));
+
+        assertThat(reported()).containsExactly("HcnOpenNetwork", "HcnCreateEndpoint", "HcnQueryEndpointProperties",
+                "HcnCloseEndpoint", "HcnCloseNetwork");
+    }
+
+    @Test
+    void createEndpointWithACallerChosenIdPassesItAndReturnsTheSettingsOnTheNetworkWithoutQuerying() {
+        HostComputeEndpoint created = client.createEndpoint(networkId,
+                endpointSettings("10.244.1.5").withId(EP_ID));
+
+        assertThat(reported()).containsExactly("HcnOpenNetwork", "HcnCreateEndpoint", "HcnCloseEndpoint",
+                "HcnCloseNetwork");
+        assertThat(standIn.lastGuidBytes("HcnCreateEndpoint")).isEqualTo("ba284e1ba12fd211883f0016d3cca427");
+        assertThat(created).isEqualTo(new HostComputeEndpoint(EP_ID, "ep-10.244.1.5", networkId, List.of(),
+                List.of(new IpConfiguration("10.244.1.5", 32)), null, HostComputeEndpoint.FLAG_REMOTE_ENDPOINT,
+                SchemaVersion.V2));
+        assertThat(client.getEndpoint(EP_ID)).contains(created);
+        assertThat(client.listEndpointIds(networkId)).containsExactly(EP_ID);
+    }
+
+    @Test
+    void aSecondEndpointWithTheSameIdFailsWithAlreadyExistsAndTheNetworkIsStillClosed() {
+        client.createEndpoint(networkId, endpointSettings("10.244.1.5").withId(EP_ID));
+        startRecording();
+
+        assertThatThrownBy(() -> client.createEndpoint(networkId, endpointSettings("10.244.1.6").withId(EP_ID)))
+                .isInstanceOfSatisfying(HnsException.class,
+                        e -> assertThat(e.hresult()).isEqualTo(ERROR_ALREADY_EXISTS));
+        assertThat(reported()).containsExactly("HcnOpenNetwork", "HcnCreateEndpoint", "HcnCloseNetwork");
+    }
+
+    @Test
+    void aSessionCreatingThreeEndpointsOpensAndClosesTheNetworkOnce() {
+        List<HostComputeEndpoint> created;
+        try (NetworkSession session = client.openNetwork(networkId)) {
+            assertThat(session.networkId()).isEqualTo(networkId);
+            created = List.of(
+                    session.createEndpoint(endpointSettings("10.244.1.5").withId(EP_ID)),
+                    session.createEndpoint(endpointSettings("10.244.1.6").withId(EP_ID_2)),
+                    session.createEndpoint(endpointSettings("10.244.1.7").withId(EP_ID_3)));
+        }
+
+        assertThat(reported()).containsExactly("HcnOpenNetwork",
+                "HcnCreateEndpoint", "HcnCloseEndpoint",
+                "HcnCreateEndpoint", "HcnCloseEndpoint",
+                "HcnCreateEndpoint", "HcnCloseEndpoint",
+                "HcnCloseNetwork");
+        assertThat(created).extracting(HostComputeEndpoint::hostComputeNetwork).containsOnly(networkId);
+        assertThat(client.listEndpoints(networkId)).containsExactlyInAnyOrderElementsOf(created);
+    }
+
+    @Test
+    void aSessionEndpointWithoutAnIdIsQueriedForIt() {
+        HostComputeEndpoint created;
+        try (NetworkSession session = client.openNetwork(networkId)) {
+            created = session.createEndpoint(endpointSettings("10.244.1.5"));
+        }
+
+        assertThat(reported()).containsExactly("HcnOpenNetwork", "HcnCreateEndpoint", "HcnQueryEndpointProperties",
+                "HcnCloseEndpoint", "HcnCloseNetwork");
+        assertThat(created.id()).matches("[0-9A-F-]{36}");
+    }
+
+    @Test
+    void aSessionClosesTheNetworkOnceEvenWhenACreateFailsAndRefusesCreatesAfterClose() {
+        NetworkSession session = client.openNetwork(networkId);
+        session.createEndpoint(endpointSettings("10.244.1.5").withId(EP_ID));
+        assertThatThrownBy(() -> session.createEndpoint(endpointSettings("10.244.1.6").withId(EP_ID)))
+                .isInstanceOf(HnsException.class);
+
+        session.close();
+        session.close();
+
+        assertThat(reported()).containsExactly("HcnOpenNetwork", "HcnCreateEndpoint", "HcnCloseEndpoint",
+                "HcnCreateEndpoint", "HcnCloseNetwork");
+        assertThatThrownBy(() -> session.createEndpoint(endpointSettings("10.244.1.7")))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(reported()).hasSize(5);
+    }
+
+    @Test
+    void aFailingCloseOfTheSessionsNetworkIsNotThrown() {
+        NetworkSession session = client.openNetwork(networkId);
+        standIn.failNext("HcnCloseNetwork", 0x80070006, null);
+
+        session.close();
+
+        assertThat(reported()).containsExactly("HcnOpenNetwork", "HcnCloseNetwork");
+        // The injected failure skipped the stand-in's close; release the handle for the leak check.
+        assertThat(standIn.control.standin_release_open_handles()).isEqualTo(1);
+    }
+
+    @Test
+    void openingASessionOnAnUnknownNetworkIsNotFound() {
+        assertThatThrownBy(() -> client.openNetwork(UNKNOWN_ID))
+                .isInstanceOfSatisfying(HnsException.class, e -> {
+                    assertThat(e.isNotFound()).isTrue();
+                    assertThat(e.operation()).isEqualTo("HcnOpenNetwork");
+                });
+        assertThat(reported()).containsExactly("HcnOpenNetwork");
+    }
+
+    @Test
+    void listEndpointIdsIsOneFilteredEnumerateOfThatNetwork() {
+        HostComputeEndpoint mine = endpoint("10.244.1.5");
+        String otherNetwork = seedNetwork("other", "L2Bridge");
+        client.createEndpoint(otherNetwork, endpointSettings("10.0.0.9"));
+        startRecording();
+
+        assertThat(client.listEndpointIds(networkId)).containsExactly(mine.id());
+
+        assertThat(reported()).containsExactly("HcnEnumerateEndpoints");
+        assertThat(standIn.lastText("HcnEnumerateEndpoints")).isEqualTo(
+                "{\"SchemaVersion\":{\"Major\":2,\"Minor\":0},\"Filter\":\"{\\\"VirtualNetwork\\\":\\\"" + networkId
+                        + "\\\"}\"}");
+    }
+
+    @Test
+    void listLoadBalancerIdsIsOneEnumerate() {
+        HostComputeLoadBalancer created = client.createLoadBalancer(
+                loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
+        startRecording();
+
+        assertThat(client.listLoadBalancerIds()).containsExactly(created.id());
+        assertThat(reported()).containsExactly("HcnEnumerateLoadBalancers");
+    }
+
+    @Test
     void listEndpointsReturnsOnlyTheEndpointsOfThatNetwork() {
         HostComputeEndpoint mine = endpoint("10.244.1.5");
-        String otherNetwork = standIn.seedNetwork("other", "L2Bridge");
+        String otherNetwork = seedNetwork("other", "L2Bridge");
         client.createEndpoint(otherNetwork, endpointSettings("10.0.0.9"));
 
         assertThat(client.listEndpoints(networkId)).containsExactly(mine);
@@ -228,7 +589,7 @@ class WindowsHnsClientTest {
 
     @Test
     void networksAreFoundByNameAndById() {
-        String other = standIn.seedNetwork("ext", "L2Bridge");
+        String other = seedNetwork("ext", "L2Bridge");
 
         assertThat(client.getNetworkByName("ext")).map(HostComputeNetwork::id).contains(other);
         assertThat(client.getNetworkByName("missing")).isEmpty();
@@ -264,6 +625,49 @@ class WindowsHnsClientTest {
         assertThatThrownBy(() -> client.capabilities()).isInstanceOf(HnsException.class);
         assertThat(client.capabilities().version()).isEqualTo(new HnsVersion(15, 4));
         assertThat(standIn.calls("HNSCall")).isEqualTo(2);
+    }
+
+    @Test
+    void failedCallsAndTheVersionProbeAreReportedToo() {
+        standIn.failNext("HNSCall", HResults.E_ACCESSDENIED, null);
+        assertThatThrownBy(() -> client.capabilities()).isInstanceOf(HnsException.class);
+        assertThatThrownBy(() -> client.deleteEndpoint(UNKNOWN_ID)).isInstanceOf(HnsException.class);
+
+        assertThat(reported()).containsExactly("HNSCall", "HcnDeleteEndpoint");
+    }
+
+    @Test
+    void aReplacedListenerGetsTheCallsFromThenOnAndNoneStopsReporting() {
+        RecordingListener second = new RecordingListener();
+        client.listLoadBalancerIds();
+
+        client.setNativeCallListener(second);
+        client.getEndpoint(UNKNOWN_ID);
+        client.setNativeCallListener(NativeCallListener.NONE);
+        client.listLoadBalancerIds();
+        client.setNativeCallListener(null);
+        client.listLoadBalancerIds();
+
+        assertThat(listener.calls()).containsExactly("HcnEnumerateLoadBalancers");
+        assertThat(second.calls()).containsExactly("HcnOpenEndpoint");
+        assertThat(standIn.callLog()).containsExactly("HcnEnumerateLoadBalancers", "HcnOpenEndpoint",
+                "HcnEnumerateLoadBalancers", "HcnEnumerateLoadBalancers");
+        startRecording();
+        client.setNativeCallListener(listener);
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotDisturbTheCallsOrLeakHandles() {
+        HostComputeLoadBalancer created = client.createLoadBalancer(
+                loadBalancer("10.96.0.10", endpoint("10.244.1.5").id()));
+        client.setNativeCallListener(function -> {
+            throw new IllegalStateException("listener bug");
+        });
+
+        assertThat(client.getLoadBalancer(created.id())).contains(created);
+
+        client.setNativeCallListener(listener);
+        startRecording();
     }
 
     private HostComputeEndpoint endpoint(String ip) {

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.NativeCallListener;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,8 +22,9 @@ import org.junit.jupiter.api.condition.OS;
 
 /**
  * The binding against the real {@code computenetwork.dll} and {@code vmcompute.dll} of a Windows host (run as an
- * administrator on a node with the Containers feature). The round trip creates one load balancer on an unused VIP
- * and port and deletes it in {@code finally}; it needs an existing endpoint to reference and is skipped otherwise.
+ * administrator on a node with the Containers feature). The round trips create one load balancer each on an unused
+ * VIP and port and delete it in {@code finally}; they need an existing endpoint to reference and are skipped
+ * otherwise.
  */
 @EnabledOnOs(OS.WINDOWS)
 class WindowsHnsClientWindowsIT {
@@ -101,5 +104,73 @@ class WindowsHnsClientWindowsIT {
             }
         }
         assertThat(client.getLoadBalancer(created.id())).isEmpty();
+    }
+
+    @Test
+    void aLoadBalancerCreatedWithACallerChosenIdHasThatIdOnTheHost() {
+        Optional<HostComputeEndpoint> backend = anyEndpoint();
+        assumeTrue(backend.isPresent(), "no HNS endpoint on this host to reference");
+        String id = UUID.randomUUID().toString().toUpperCase(Locale.ROOT);
+        int port = TEST_PORT + 2;
+        HostComputeLoadBalancer settings = new HostComputeLoadBalancer(id, List.of(backend.get().id()), "",
+                List.of(TEST_VIP), List.of(new LoadBalancerPortMapping(TCP, port, port, 0, FLAG_ILB)), null, 0);
+        RecordingListener calls = new RecordingListener();
+
+        try {
+            client.setNativeCallListener(calls);
+            HostComputeLoadBalancer created = client.createLoadBalancer(settings);
+            assertThat(calls.calls()).containsExactly("HcnCreateLoadBalancer", "HcnCloseLoadBalancer");
+            calls.clear();
+            Optional<HostComputeLoadBalancer> read = client.getLoadBalancer(id);
+            assertThat(calls.calls()).containsExactly("HcnOpenLoadBalancer", "HcnQueryLoadBalancerProperties",
+                    "HcnCloseLoadBalancer");
+            client.setNativeCallListener(NativeCallListener.NONE);
+
+            assertThat(created.id()).isEqualTo(id);
+            assertThat(read).as("HNS stored the load balancer under the caller's id").hasValueSatisfying(lb -> {
+                assertThat(lb.id()).isEqualToIgnoringCase(id);
+                assertThat(lb.frontendVips()).containsExactly(TEST_VIP);
+                assertThat(lb.portMappings()).isEqualTo(settings.portMappings());
+            });
+            assertThat(client.listLoadBalancerIds()).anySatisfy(listed -> assertThat(listed).isEqualToIgnoringCase(id));
+        } finally {
+            client.setNativeCallListener(NativeCallListener.NONE);
+            deleteTestLoadBalancers(port);
+        }
+        assertThat(client.getLoadBalancer(id)).isEmpty();
+    }
+
+    @Test
+    void anExistingEndpointIsReadByADirectOpenOfItsGuid() {
+        Optional<HostComputeEndpoint> listed = anyEndpoint();
+        assumeTrue(listed.isPresent(), "no HNS endpoint on this host");
+        RecordingListener calls = new RecordingListener();
+
+        Optional<HostComputeEndpoint> read;
+        try {
+            client.setNativeCallListener(calls);
+            read = client.getEndpoint(listed.get().id());
+        } finally {
+            client.setNativeCallListener(NativeCallListener.NONE);
+        }
+
+        assertThat(calls.calls()).containsExactly("HcnOpenEndpoint", "HcnQueryEndpointProperties", "HcnCloseEndpoint");
+        assertThat(read).map(HostComputeEndpoint::id)
+                .hasValueSatisfying(id -> assertThat(id).isEqualToIgnoringCase(listed.get().id()));
+        assertThat(client.getEndpoint(UUID.randomUUID().toString())).isEmpty();
+    }
+
+    private static Optional<HostComputeEndpoint> anyEndpoint() {
+        return client.listNetworks().stream()
+                .flatMap(network -> client.listEndpoints(network.id()).stream())
+                .findFirst();
+    }
+
+    /** Deletes every load balancer on the test VIP and port, whatever id HNS gave it, so a failed run leaks none. */
+    private static void deleteTestLoadBalancers(int port) {
+        client.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains(TEST_VIP))
+                .filter(lb -> lb.portMappings().stream().anyMatch(m -> m.externalPort() == port))
+                .forEach(lb -> client.deleteLoadBalancer(lb.id()));
     }
 }

@@ -1,0 +1,55 @@
+package io.winproxy.hns.windows;
+
+import io.winproxy.hns.NetworkSession;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link NetworkSession} over one {@code HcnOpenNetwork} handle: every create runs on it, {@link #close()} calls
+ * {@code HcnCloseNetwork} once and never throws (a failure is logged at debug: the handle is unusable either way).
+ * Creates after the close fail with {@link IllegalStateException} without a native call. Used by one thread.
+ */
+final class HcnNetworkSession implements NetworkSession {
+    private static final Logger logger = LoggerFactory.getLogger(HcnNetworkSession.class);
+
+    /** Creates one endpoint on an open network handle. */
+    @FunctionalInterface
+    interface EndpointCreator {
+        HostComputeEndpoint create(HcnHandle network, String networkId, HostComputeEndpoint settings);
+    }
+
+    private final String networkId;
+    private final HcnHandle network;
+    private final EndpointCreator creator;
+
+    HcnNetworkSession(String networkId, HcnHandle network, EndpointCreator creator) {
+        this.networkId = networkId;
+        this.network = network;
+        this.creator = creator;
+    }
+
+    @Override
+    public String networkId() {
+        return networkId;
+    }
+
+    @Override
+    public HostComputeEndpoint createEndpoint(HostComputeEndpoint settings) {
+        return creator.create(network, networkId, settings);
+    }
+
+    @Override
+    public void close() {
+        try {
+            int hresult = network.release();
+            if (hresult < 0) {
+                logger.debug("{} of network {} failed: 0x{}", network.closeOperation(), networkId,
+                        String.format(Locale.ROOT, "%08X", hresult));
+            }
+        } catch (RuntimeException e) {
+            logger.debug("{} of network {} failed", network.closeOperation(), networkId, e);
+        }
+    }
+}
