@@ -17,6 +17,11 @@ public final class HResults {
     public static final int E_ACCESSDENIED = 0x80070005;
     public static final int E_INVALIDARG = 0x80070057;
     public static final int ERROR_NOT_FOUND = 0x80070490;
+    /**
+     * HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS): an object with the caller-chosen ID passed to a create already exists
+     * ("Cannot create a file when that file already exists").
+     */
+    public static final int ERROR_ALREADY_EXISTS = 0x800700B7;
     /** HRESULT_FROM_WIN32(ERROR_SERVICE_NOT_ACTIVE): HNS is stopped or restarting. */
     public static final int ERROR_SERVICE_NOT_ACTIVE = 0x80070426;
     /** RPC_S_SERVER_UNAVAILABLE as an HRESULT: the HNS RPC endpoint went away mid-call. */
@@ -84,6 +89,8 @@ public final class HResults {
             entry(E_ACCESSDENIED, "E_ACCESSDENIED", "Access is denied"),
             entry(E_INVALIDARG, "E_INVALIDARG", "The parameter is incorrect"),
             entry(ERROR_NOT_FOUND, "ERROR_NOT_FOUND", "Element not found"),
+            entry(ERROR_ALREADY_EXISTS, "ERROR_ALREADY_EXISTS",
+                    "Cannot create a file when that file already exists"),
             entry(ERROR_SERVICE_NOT_ACTIVE, "ERROR_SERVICE_NOT_ACTIVE", "The service has not been started"),
             entry(RPC_S_SERVER_UNAVAILABLE, "RPC_S_SERVER_UNAVAILABLE", "The RPC server is unavailable"),
             entry(HCN_E_NETWORK_NOT_FOUND, "HCN_E_NETWORK_NOT_FOUND", "The network was not found"),
@@ -238,8 +245,9 @@ public final class HResults {
         return hresult == ERROR_NOT_FOUND || hresult == HCN_E_NETWORK_NOT_FOUND || hresult == HCN_E_ENDPOINT_NOT_FOUND;
     }
 
+    /** An object, name, policy or port that a create or add asked for exists already (by ID or by identity). */
     public static boolean isAlreadyExists(int hresult) {
-        return hresult == HCN_E_NETWORK_ALREADY_EXISTS || hresult == HCN_E_LAYER_ALREADY_EXISTS
+        return hresult == ERROR_ALREADY_EXISTS || hresult == HCN_E_NETWORK_ALREADY_EXISTS || hresult == HCN_E_LAYER_ALREADY_EXISTS
                 || hresult == HCN_E_POLICY_ALREADY_EXISTS || hresult == HCN_E_PORT_ALREADY_EXISTS;
     }
 

@@ -39,6 +39,10 @@ public class HnsException extends RuntimeException {
         return HResults.isNotFound(hresult);
     }
 
+    /**
+     * The object, name, policy or port exists already: {@code ERROR_ALREADY_EXISTS} (a create with a caller-chosen ID
+     * that is taken) or one of HCN's {@code ..._ALREADY_EXISTS} codes.
+     */
     public boolean isAlreadyExists() {
         return HResults.isAlreadyExists(hresult);
     }

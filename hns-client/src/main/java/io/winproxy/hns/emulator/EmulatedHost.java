@@ -231,12 +231,10 @@ public final class EmulatedHost {
     }
 
     private static void removeLocal(EmulatorStore store, HostComputeEndpoint ep) {
-        for (HostComputeLoadBalancer lb : store.loadBalancers()) {
+        for (HostComputeLoadBalancer lb : store.loadBalancersReferencing(ep.id())) {
             List<String> kept = lb.hostComputeEndpoints().stream()
                     .filter(id -> !EmulatorStore.key(id).equals(EmulatorStore.key(ep.id()))).toList();
-            if (kept.size() != lb.hostComputeEndpoints().size()) {
-                store.put(lb.withEndpoints(kept));
-            }
+            store.put(lb.withEndpoints(kept));
         }
         store.removeEndpoint(ep.id());
     }
@@ -248,12 +246,11 @@ public final class EmulatedHost {
     }
 
     private static List<HostComputeEndpoint> localEndpoints(EmulatorStore store, HostComputeNetwork net) {
-        return store.endpoints().stream().filter(e -> !e.isRemote())
-                .filter(e -> EmulatorStore.key(e.hostComputeNetwork()).equals(EmulatorStore.key(net.id()))).toList();
+        return store.endpointsOf(net.id()).stream().filter(e -> !e.isRemote()).toList();
     }
 
     private static Optional<HostComputeEndpoint> findLocal(EmulatorStore store, HostComputeNetwork net, String ip) {
-        return localEndpoints(store, net).stream().filter(e -> e.ipAddresses().contains(ip)).findFirst();
+        return store.endpointsWithIp(net.id(), ip).stream().filter(e -> !e.isRemote()).findFirst();
     }
 
     private static int prefixLength(HostComputeNetwork net, String ip) {

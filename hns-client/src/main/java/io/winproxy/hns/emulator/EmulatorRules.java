@@ -8,7 +8,6 @@ import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -24,8 +23,11 @@ import java.util.Objects;
  *       {@code HCN_E_REQUEST_UNSUPPORTED} ("The specified request is unsupported"; hcsshim refuses these client-side
  *       with "platform does not support feature", so no HNS code is documented; this is the HCN code whose meaning
  *       fits);</li>
- *   <li>a second load balancer with the same frontend VIP + protocol + external port, or a second VIP-less
- *       (NodePort-style) one with the same protocol + port and address family: {@code HCN_E_PORT_ALREADY_EXISTS};</li>
+ *   <li>a second load balancer with the same frontend VIP + protocol + external port (VIPs compared as addresses:
+ *       letter case and IPv6 spelling do not matter), or a second VIP-less (NodePort-style) one with the same
+ *       protocol + port and address family: {@code HCN_E_PORT_ALREADY_EXISTS};</li>
+ *   <li>a create with a caller-chosen ID that a network, endpoint or load balancer already has:
+ *       {@code ERROR_ALREADY_EXISTS} (0x800700B7; no public sample, the Win32 code whose meaning fits);</li>
  *   <li>deleting an endpoint that a load balancer still references: {@code HCN_E_ENTITY_HAS_REFERENCES} ("cannot
  *       be removed while it still has references"; inferred from the message, as the spec notes);</li>
  *   <li>deleting a network that still has endpoints: {@code HCN_E_ENTITY_HAS_REFERENCES};</li>
@@ -34,6 +36,8 @@ import java.util.Objects;
  *   <li>an endpoint IP that is not an IP literal, or a local endpoint outside every subnet of its network:
  *       {@code HCN_E_INVALID_IP}.</li>
  * </ul>
+ * Checks on endpoints and load balancers are answered from the store's indexes (O(1) or O(log n) per call), never
+ * by scanning every object; only the network checks look at every network (a host has a handful).
  * Two endpoints with one IP are allowed (WS2019/2022 can end up with them; winkernel-semantics.md section 2.5).
  */
 final class EmulatorRules {
@@ -82,56 +86,29 @@ final class EmulatorRules {
             throw new RuleViolation(HResults.HCN_E_REQUEST_UNSUPPORTED,
                     "IPv6 load balancers are not supported by HNS " + store.version());
         }
-        for (HostComputeLoadBalancer other : store.loadBalancers()) {
-            if (selfId != null && EmulatorStore.key(selfId).equals(EmulatorStore.key(other.id()))) {
-                continue;
-            }
-            if (collides(lb, other)) {
-                throw new RuleViolation(HResults.HCN_E_PORT_ALREADY_EXISTS,
-                        "The specified port already exists (load balancer " + other.id() + ")");
-            }
-        }
+        store.collidingLoadBalancer(lb, selfId).ifPresent(other -> {
+            throw new RuleViolation(HResults.HCN_E_PORT_ALREADY_EXISTS,
+                    "The specified port already exists (load balancer " + other.id() + ")");
+        });
     }
 
-    static boolean collides(HostComputeLoadBalancer a, HostComputeLoadBalancer b) {
-        for (LoadBalancerPortMapping pa : a.portMappings()) {
-            for (LoadBalancerPortMapping pb : b.portMappings()) {
-                if (pa.protocol() != pb.protocol() || pa.externalPort() != pb.externalPort()) {
-                    continue;
-                }
-                if (a.frontendVips().isEmpty() && b.frontendVips().isEmpty()) {
-                    if (a.isIpv6() == b.isIpv6()) {
-                        return true;
-                    }
-                    continue;
-                }
-                for (String va : a.frontendVips()) {
-                    for (String vb : b.frontendVips()) {
-                        if (va.toLowerCase(Locale.ROOT).equals(vb.toLowerCase(Locale.ROOT))) {
-                            return true;
-                        }
-                    }
-                }
-            }
+    /** A create with a caller-chosen ID (null: none) that some object already has. */
+    static void checkIdFree(EmulatorStore store, String id) {
+        if (id != null && store.idInUse(id)) {
+            throw new RuleViolation(HResults.ERROR_ALREADY_EXISTS, "An object with ID " + id + " already exists");
         }
-        return false;
     }
 
     static void checkEndpointDelete(EmulatorStore store, String id) {
-        for (HostComputeLoadBalancer lb : store.loadBalancers()) {
-            for (String ep : lb.hostComputeEndpoints()) {
-                if (EmulatorStore.key(ep).equals(EmulatorStore.key(id))) {
-                    throw new RuleViolation(HResults.HCN_E_ENTITY_HAS_REFERENCES,
-                            "The endpoint is still referenced by load balancer " + lb.id());
-                }
-            }
+        List<HostComputeLoadBalancer> users = store.loadBalancersReferencing(id);
+        if (!users.isEmpty()) {
+            throw new RuleViolation(HResults.HCN_E_ENTITY_HAS_REFERENCES,
+                    "The endpoint is still referenced by load balancer " + users.get(0).id());
         }
     }
 
     static void checkNetworkDelete(EmulatorStore store, String id) {
-        boolean used = store.endpoints().stream()
-                .anyMatch(e -> EmulatorStore.key(e.hostComputeNetwork()).equals(EmulatorStore.key(id)));
-        if (used) {
+        if (store.hasEndpoints(id)) {
             throw new RuleViolation(HResults.HCN_E_ENTITY_HAS_REFERENCES, "The network still has endpoints");
         }
     }

@@ -6,6 +6,8 @@ import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.NativeCallListener;
+import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.emulator.EmulatorRules.RuleViolation;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -26,38 +29,57 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory Host Networking Service that behaves like the real one towards an {@link HnsClient} user: unique
- * bare lower-case GUIDs, the HRESULTs of {@link EmulatorRules}, version-gated features (default HNS 15.4), a
- * {@link CallJournal} that counts native-level calls exactly as the JNA binding makes them (hcsshim's sequences:
- * list = enumerate + N x (open, query, close); get = filtered enumerate + open/query/close of the match; create LB
- * = create, query, close; create endpoint = open network, create, query, close endpoint, close network; modify LB
- * = open, modify, query, close; delete = one delete by ID), per-call latency, fault injection
- * ({@link FaultInjector}), {@link #restartHns()}, and an optional state file shared between processes.
+ * bare lower-case GUIDs (or the caller's), the HRESULTs of {@link EmulatorRules}, version-gated features (default HNS
+ * 15.4), a {@link CallJournal} that counts native-level calls exactly as the JNA binding makes them, per-call latency,
+ * fault injection ({@link FaultInjector}), {@link #restartHns()}, read-back as a Windows Server release echoes it
+ * ({@link EchoProfile}), and an optional state file shared between processes.
+ *
+ * <p>Native call sequences (each call journaled and reported to the {@link #setNativeCallListener listener}):
+ * <ul>
+ *   <li>lists of documents: enumerate + N x (open, query, close); {@link #listLoadBalancerIds()} and
+ *       {@link #listEndpointIds(String)}: one enumerate;</li>
+ *   <li>{@link #getEndpoint} and {@link #getLoadBalancer}: open by GUID, query, close (an unknown ID: one failed
+ *       open, no close); {@link #getNetworkById} and {@link #getNetworkByName}: filtered enumerate + open, query,
+ *       close of the match;</li>
+ *   <li>create load balancer: create, query, close; with a caller-chosen ID: create, close;</li>
+ *   <li>create endpoint: open network, create, query (not with a caller-chosen ID), close endpoint, close network;
+ *       on a {@link #openNetwork network session} the network is opened and closed once per session;</li>
+ *   <li>modify load balancer: open, modify, query, close; delete: one delete by ID.</li>
+ * </ul>
  *
  * <p>IDs must be GUIDs (braces and any letter case accepted); anything else is refused with an
  * {@link IllegalArgumentException} before any native call, as hcsshim and the JNA binding do.
  *
- * <p>Thread-safe: operations are serialized. With a state file, each operation loads the file first and saves it
- * afterwards (only when it changed something) under an exclusive file lock. The host side (networks and CNI-owned
- * local endpoints) is driven through {@link EmulatedHost}, whose actions are not journaled: the journal counts what
- * the HNS client under test did.
+ * <p>Per-call cost is O(1) or O(log n) in the number of objects (the store keeps indexes; see
+ * {@link EmulatorStore}), enumerations O(result), so a host of 100,000 objects is emulated at full speed.
+ *
+ * <p>Thread-safe: operations are serialized. With a state file, each operation takes an exclusive file lock, reads
+ * what other processes appended to the change log since its last operation, and appends its own changes (see
+ * {@link StateFile}). The host side (networks and CNI-owned local endpoints) is driven through {@link EmulatedHost},
+ * whose actions are not journaled: the journal counts what the HNS client under test did.
  */
 public final class HnsEmulator implements HnsClient {
     private static final Logger logger = LoggerFactory.getLogger(HnsEmulator.class);
     private static final Pattern GUID = Pattern.compile(
             "\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}}?");
+    private static final String ZERO_GUID = "00000000-0000-0000-0000-000000000000";
 
     private final EmulatorStore store;
     private final StateFile stateFile;
     private final CallJournal journal = new CallJournal();
     private final FaultInjector faults = new FaultInjector();
     private final NativeCalls calls;
+    /** The configured read-back profile; null: the profile of the emulated version. */
+    private volatile EchoProfile echo;
 
     private HnsEmulator(Builder b) {
         this.store = new EmulatorStore(b.version == null ? HnsVersion.WINDOWS_SERVER_2025 : b.version,
                 b.seed == null ? new SecureRandom() : new Random(b.seed));
         this.calls = new NativeCalls(journal, faults, b.latency);
-        this.stateFile = b.stateFile == null ? null : new StateFile(b.stateFile);
+        this.echo = b.echo;
+        this.stateFile = b.stateFile == null ? null : new StateFile(b.stateFile, b.compactMinBytes);
         if (stateFile != null) {
+            store.recordChanges();
             // Adopt the file's content; an explicitly configured version overrides the file's and is saved.
             operate(true, () -> {
                 if (b.version != null) {
@@ -94,6 +116,8 @@ public final class HnsEmulator implements HnsClient {
         private Path stateFile;
         private Duration latency = Duration.ZERO;
         private Long seed;
+        private EchoProfile echo;
+        private long compactMinBytes = StateFile.DEFAULT_COMPACT_MIN_BYTES;
 
         /** The emulated HNS version (default 15.4; with a state file, default: the file's version). */
         public Builder version(HnsVersion v) {
@@ -101,7 +125,10 @@ public final class HnsEmulator implements HnsClient {
             return this;
         }
 
-        /** Share state with other processes through this JSON file (created when absent). */
+        /**
+         * Share state with other processes through this JSON file (created when absent) and its change log
+         * {@code FILE.log} (see docs/emulator.md).
+         */
         public Builder stateFile(Path path) {
             this.stateFile = path;
             return this;
@@ -116,6 +143,21 @@ public final class HnsEmulator implements HnsClient {
         /** Seed for the GUID generator, for reproducible IDs in tests (default: secure random). */
         public Builder seed(long s) {
             this.seed = s;
+            return this;
+        }
+
+        /**
+         * How read-back documents differ from what was stored (default: {@link EchoProfile#forVersion} of the
+         * emulated version, the pessimistic choice; {@link EchoProfile#VERBATIM} returns documents as stored).
+         */
+        public Builder echo(EchoProfile profile) {
+            this.echo = profile;
+            return this;
+        }
+
+        /** The change log is compacted into the snapshot once it exceeds the snapshot and this size (default 1 MiB). */
+        Builder compactMinBytes(long bytes) {
+            this.compactMinBytes = bytes;
             return this;
         }
 
@@ -150,6 +192,17 @@ public final class HnsEmulator implements HnsClient {
         return operate(false, store::version);
     }
 
+    /** The read-back profile in effect: the configured one, else the profile of the emulated version. */
+    public EchoProfile echo() {
+        EchoProfile configured = echo;
+        return configured != null ? configured : EchoProfile.forVersion(version());
+    }
+
+    /** Sets the read-back profile; null: the profile of the emulated version (the default). Not persisted. */
+    public void setEcho(EchoProfile profile) {
+        this.echo = profile;
+    }
+
     /** Emulates an HNS upgrade or downgrade; saved to the state file. */
     public void setVersion(HnsVersion v) {
         operate(true, () -> {
@@ -164,12 +217,13 @@ public final class HnsEmulator implements HnsClient {
      */
     public void restartHns() {
         operate(true, () -> {
-            int lbs = store.loadBalancers().size();
-            store.loadBalancers().forEach(lb -> store.removeLoadBalancer(lb.id()));
+            List<HostComputeLoadBalancer> lbs = List.copyOf(store.loadBalancers());
+            lbs.forEach(lb -> store.removeLoadBalancer(lb.id()));
             List<HostComputeEndpoint> remote = store.endpoints().stream().filter(HostComputeEndpoint::isRemote)
                     .toList();
             remote.forEach(e -> store.removeEndpoint(e.id()));
-            logger.info("Emulated HNS restart dropped {} load balancers and {} remote endpoints", lbs, remote.size());
+            logger.info("Emulated HNS restart dropped {} load balancers and {} remote endpoints", lbs.size(),
+                    remote.size());
             return null;
         });
     }
@@ -183,56 +237,74 @@ public final class HnsEmulator implements HnsClient {
 
     @Override
     public List<HostComputeNetwork> listNetworks() {
-        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK, store.networks(), n -> true,
-                HostComputeNetwork::id, store::network));
+        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK,
+                () -> store.networks().stream().map(HostComputeNetwork::id).toList(), this::readNetwork));
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkByName(String name) {
-        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK, store.networks(),
-                n -> n.name() != null && n.name().equalsIgnoreCase(name), HostComputeNetwork::id, store::network)
-                .stream().findFirst());
+        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK,
+                () -> store.networks().stream().filter(n -> n.name() != null && n.name().equalsIgnoreCase(name))
+                        .map(HostComputeNetwork::id).toList(), this::readNetwork).stream().findFirst());
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkById(String id) {
         requireGuid(id, "network");
-        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK, store.networks(), n -> sameId(n.id(), id),
-                HostComputeNetwork::id, store::network).stream().findFirst());
+        return operate(false, () -> calls.enumerate(HnsObjectKind.NETWORK,
+                () -> store.network(id).map(n -> List.of(n.id())).orElse(List.of()), this::readNetwork)
+                .stream().findFirst());
     }
 
     @Override
     public List<HostComputeEndpoint> listEndpoints(String networkId) {
-        return operate(false, () -> calls.enumerate(HnsObjectKind.ENDPOINT, store.endpoints(),
-                e -> sameId(e.hostComputeNetwork(), networkId), HostComputeEndpoint::id, store::endpoint));
+        return operate(false, () -> calls.enumerate(HnsObjectKind.ENDPOINT, () -> store.endpointIdsOf(networkId),
+                this::readEndpoint));
     }
 
+    /** One {@code HcnEnumerateEndpoints} filtered by network; the IDs as the echo profile renders them. */
+    @Override
+    public List<String> listEndpointIds(String networkId) {
+        requireGuid(networkId, "network");
+        return operate(false, () -> {
+            calls.call(HnsCall.ENUMERATE, HnsObjectKind.ENDPOINT);
+            EchoProfile profile = currentEcho();
+            return store.endpointIdsOf(networkId).stream().map(profile::id).toList();
+        });
+    }
+
+    /** Open by GUID, query, close; an unknown ID is one failed open and an empty result. */
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
         requireGuid(id, "endpoint");
-        return operate(false, () -> calls.enumerate(HnsObjectKind.ENDPOINT, store.endpoints(), e -> sameId(e.id(), id),
-                HostComputeEndpoint::id, store::endpoint).stream().findFirst());
+        return operate(false, () -> calls.openQueryClose(HnsObjectKind.ENDPOINT, id, this::readEndpoint));
     }
 
     @Override
     public HostComputeEndpoint createEndpoint(String networkId, HostComputeEndpoint settings) {
         requireGuid(networkId, "network");
+        String chosen = chosenId(settings.id(), "endpoint");
         return operate(true, () -> {
             HostComputeNetwork network = calls.open(HnsObjectKind.NETWORK, networkId, store::network);
             try {
-                calls.call(HnsCall.CREATE, HnsObjectKind.ENDPOINT);
-                HostComputeEndpoint ep = calls.checked(HnsCall.CREATE, HnsObjectKind.ENDPOINT,
-                        () -> EndpointFactory.complete(store, network, settings));
-                store.put(ep);
-                try {
-                    calls.call(HnsCall.QUERY, HnsObjectKind.ENDPOINT);
-                } finally {
-                    calls.call(HnsCall.CLOSE, HnsObjectKind.ENDPOINT);
-                }
-                return ep;
+                return createEndpointOn(network.id(), settings, chosen);
             } finally {
                 calls.call(HnsCall.CLOSE, HnsObjectKind.NETWORK);
             }
+        });
+    }
+
+    /**
+     * A session on an opened network: {@code HcnOpenNetwork} now (an unknown network fails here with
+     * {@code ERROR_NOT_FOUND}), {@code HcnCloseNetwork} once on close, and per endpoint create only the endpoint's
+     * create (+ query when HNS assigns the ID) and close.
+     */
+    @Override
+    public NetworkSession openNetwork(String networkId) {
+        requireGuid(networkId, "network");
+        return operate(false, () -> {
+            HostComputeNetwork network = calls.open(HnsObjectKind.NETWORK, networkId, store::network);
+            return new Session(networkId, network.id());
         });
     }
 
@@ -256,42 +328,60 @@ public final class HnsEmulator implements HnsClient {
     public List<String> listLoadBalancerIds() {
         return operate(false, () -> {
             calls.call(HnsCall.ENUMERATE, HnsObjectKind.LOAD_BALANCER);
-            return store.loadBalancers().stream().map(HostComputeLoadBalancer::id).toList();
+            EchoProfile profile = currentEcho();
+            List<String> ids = new ArrayList<>(store.loadBalancers().size());
+            for (HostComputeLoadBalancer lb : store.loadBalancers()) {
+                ids.add(profile.id(lb.id()));
+            }
+            return ids;
         });
     }
 
     @Override
     public List<HostComputeLoadBalancer> listLoadBalancers() {
-        return operate(false, () -> calls.enumerate(HnsObjectKind.LOAD_BALANCER, store.loadBalancers(), lb -> true,
-                HostComputeLoadBalancer::id, store::loadBalancer));
+        return operate(false, () -> calls.enumerate(HnsObjectKind.LOAD_BALANCER,
+                () -> store.loadBalancers().stream().map(HostComputeLoadBalancer::id).toList(),
+                this::readLoadBalancer));
     }
 
+    /** Open by GUID, query, close; an unknown ID is one failed open and an empty result. */
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
         requireGuid(id, "load balancer");
-        return operate(false, () -> calls.enumerate(HnsObjectKind.LOAD_BALANCER, store.loadBalancers(),
-                lb -> sameId(lb.id(), id), HostComputeLoadBalancer::id, store::loadBalancer).stream().findFirst());
+        return operate(false, () -> calls.openQueryClose(HnsObjectKind.LOAD_BALANCER, id, this::readLoadBalancer));
     }
 
     @Override
     public HostComputeLoadBalancer createLoadBalancer(HostComputeLoadBalancer settings) {
+        String chosen = chosenId(settings.id(), "load balancer");
         return operate(true, () -> {
             calls.call(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER);
             calls.checked(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, () -> {
+                EmulatorRules.checkIdFree(store, chosen);
                 EmulatorRules.checkLoadBalancer(store, settings, null);
                 return null;
             });
-            HostComputeLoadBalancer lb = normalized(settings).withId(store.newId());
+            HostComputeLoadBalancer lb = normalized(settings).withId(chosen != null ? chosen : store.newId());
             store.put(lb);
+            if (chosen != null) {
+                calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
+                return lb;
+            }
             try {
                 calls.call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
+                return currentEcho().loadBalancer(lb);
             } finally {
                 calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
             }
-            return lb;
         });
     }
 
+    /**
+     * Open, modify, query, close. Below HNS 15.4 the modify fails with {@code E_NOTIMPL}. HNS 15.4 (Windows Server
+     * 2025) accepts it but keeps the old {@code HostComputeEndpoints} while taking every other field
+     * (kubernetes/kubernetes#131466), and the returned document shows the old endpoints; 15.5 and later replace the
+     * whole document.
+     */
     @Override
     public HostComputeLoadBalancer modifyLoadBalancer(String id, HostComputeLoadBalancer settings) {
         requireGuid(id, "load balancer");
@@ -299,19 +389,23 @@ public final class HnsEmulator implements HnsClient {
             HostComputeLoadBalancer existing = calls.open(HnsObjectKind.LOAD_BALANCER, id, store::loadBalancer);
             try {
                 calls.call(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER);
-                if (!HnsFeatures.forVersion(store.version()).modifyLoadBalancer()) {
+                HnsVersion v = store.version();
+                if (!v.isAtLeast(15, 4)) {
                     throw calls.failure(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, HResults.E_NOTIMPL,
-                            "HcnModifyLoadBalancer is not implemented before HNS 15.4 (emulating "
-                                    + store.version() + ")");
+                            "HcnModifyLoadBalancer is not implemented before HNS 15.4 (emulating " + v + ")");
                 }
                 calls.checked(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, () -> {
                     EmulatorRules.checkLoadBalancer(store, settings, existing.id());
                     return null;
                 });
                 HostComputeLoadBalancer lb = normalized(settings).withId(existing.id());
+                if (!v.isAtLeast(15, 5)) {
+                    // HNS 15.4 keeps the endpoints it had (kubernetes/kubernetes#131466).
+                    lb = lb.withEndpoints(existing.hostComputeEndpoints());
+                }
                 store.put(lb);
                 calls.call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
-                return lb;
+                return currentEcho().loadBalancer(lb);
             } finally {
                 calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
             }
@@ -328,6 +422,54 @@ public final class HnsEmulator implements HnsClient {
             store.removeLoadBalancer(lb.id());
             return null;
         });
+    }
+
+    @Override
+    public void setNativeCallListener(NativeCallListener listener) {
+        calls.setListener(listener);
+    }
+
+    /** An opened network handle for a batch of endpoint creates (see {@link #openNetwork}). */
+    private final class Session implements NetworkSession {
+        private final String networkId;
+        private final String storedNetworkId;
+        private boolean closed;
+
+        Session(String networkId, String storedNetworkId) {
+            this.networkId = networkId;
+            this.storedNetworkId = storedNetworkId;
+        }
+
+        @Override
+        public String networkId() {
+            return networkId;
+        }
+
+        @Override
+        public HostComputeEndpoint createEndpoint(HostComputeEndpoint settings) {
+            String chosen = chosenId(settings.id(), "endpoint");
+            synchronized (this) {
+                if (closed) {
+                    throw new IllegalStateException("the session on network " + networkId + " is closed");
+                }
+            }
+            return operate(true, () -> createEndpointOn(storedNetworkId, settings, chosen));
+        }
+
+        @Override
+        public void close() {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+            }
+            try {
+                calls.call(HnsCall.CLOSE, HnsObjectKind.NETWORK);
+            } catch (HnsException e) {
+                logger.debug("emulated HcnCloseNetwork failed: {}", e.getMessage());
+            }
+        }
     }
 
     // ---- host side (used by EmulatedHost; not journaled, no faults, no latency) ---------------------------------
@@ -350,14 +492,76 @@ public final class HnsEmulator implements HnsClient {
             return op.get();
         }
         return stateFile.locked(() -> {
-            stateFile.read().ifPresent(store::load);
-            long before = store.revision();
-            T result = op.get();
-            if (store.revision() != before || (mayWrite && !Files.exists(stateFile.path()))) {
-                stateFile.write(store.toDocument());
+            stateFile.refresh(store);
+            T result;
+            try {
+                result = op.get();
+            } catch (RuntimeException | Error e) {
+                // What the operation changed before failing (a create whose query failed) is saved too.
+                stateFile.commit(store, store.drainChanges(), false);
+                throw e;
             }
+            stateFile.commit(store, store.drainChanges(), mayWrite);
             return result;
         });
+    }
+
+    /** The store's state file, for tests of the persistence. */
+    StateFile stateFileForTest() {
+        return stateFile;
+    }
+
+    /** Endpoint create on an opened network: create (+ query when HNS assigns the ID), close endpoint. */
+    private HostComputeEndpoint createEndpointOn(String networkId, HostComputeEndpoint settings, String chosen) {
+        calls.call(HnsCall.CREATE, HnsObjectKind.ENDPOINT);
+        HostComputeNetwork network = store.network(networkId).orElseThrow(() -> calls.failure(HnsCall.CREATE,
+                HnsObjectKind.ENDPOINT, HResults.HCN_E_NETWORK_NOT_FOUND, "The network was deleted: " + networkId));
+        HostComputeEndpoint ep = calls.checked(HnsCall.CREATE, HnsObjectKind.ENDPOINT, () -> {
+            EmulatorRules.checkIdFree(store, chosen);
+            return EndpointFactory.complete(store, network, settings, chosen);
+        });
+        store.put(ep);
+        if (chosen != null) {
+            calls.call(HnsCall.CLOSE, HnsObjectKind.ENDPOINT);
+            return ep;
+        }
+        try {
+            calls.call(HnsCall.QUERY, HnsObjectKind.ENDPOINT);
+            return currentEcho().endpoint(ep);
+        } finally {
+            calls.call(HnsCall.CLOSE, HnsObjectKind.ENDPOINT);
+        }
+    }
+
+    /** The read-back profile inside an operation (the store's version is current there). */
+    private EchoProfile currentEcho() {
+        EchoProfile configured = echo;
+        return configured != null ? configured : EchoProfile.forVersion(store.version());
+    }
+
+    private Optional<HostComputeNetwork> readNetwork(String id) {
+        return store.network(id).map(currentEcho()::network);
+    }
+
+    private Optional<HostComputeEndpoint> readEndpoint(String id) {
+        return store.endpoint(id).map(currentEcho()::endpoint);
+    }
+
+    private Optional<HostComputeLoadBalancer> readLoadBalancer(String id) {
+        return store.loadBalancer(id).map(currentEcho()::loadBalancer);
+    }
+
+    /**
+     * The caller-chosen ID of a create: null when none (null, blank or the zero GUID, with which HCN assigns one).
+     *
+     * @throws IllegalArgumentException when it is not a GUID (before any native call)
+     */
+    private static String chosenId(String id, String what) {
+        if (id == null || id.isBlank()) {
+            return null;
+        }
+        requireGuid(id, what);
+        return EmulatorStore.key(id).equals(ZERO_GUID) ? null : id;
     }
 
     private static HostComputeLoadBalancer normalized(HostComputeLoadBalancer lb) {
@@ -374,9 +578,5 @@ public final class HnsEmulator implements HnsClient {
         if (id == null || !GUID.matcher(id).matches()) {
             throw new IllegalArgumentException("invalid " + what + " ID \"" + id + "\"");
         }
-    }
-
-    private static boolean sameId(String a, String b) {
-        return a != null && b != null && EmulatorStore.key(a).equals(EmulatorStore.key(b));
     }
 }

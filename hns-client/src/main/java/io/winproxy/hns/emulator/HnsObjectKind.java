@@ -4,26 +4,24 @@ package io.winproxy.hns.emulator;
 public enum HnsObjectKind {
     NETWORK("Network"), ENDPOINT("Endpoint"), LOAD_BALANCER("LoadBalancer");
 
-    private final String hcnName;
+    private final String[] exportNames = new String[HnsCall.values().length];
 
     HnsObjectKind(String hcnName) {
-        this.hcnName = hcnName;
+        for (HnsCall call : HnsCall.values()) {
+            exportNames[call.ordinal()] = switch (call) {
+                case ENUMERATE -> "HcnEnumerate" + hcnName + "s";
+                case QUERY -> "HcnQuery" + hcnName + "Properties";
+                case OPEN -> "HcnOpen" + hcnName;
+                case CLOSE -> "HcnClose" + hcnName;
+                case CREATE -> "HcnCreate" + hcnName;
+                case MODIFY -> "HcnModify" + hcnName;
+                case DELETE -> "HcnDelete" + hcnName;
+            };
+        }
     }
 
     /** The export name of a call on this kind, e.g. {@code HcnCreateLoadBalancer}, {@code HcnEnumerateEndpoints}. */
     public String exportName(HnsCall call) {
-        String verb = switch (call) {
-            case ENUMERATE -> "Enumerate";
-            case OPEN -> "Open";
-            case QUERY -> "Query";
-            case CLOSE -> "Close";
-            case CREATE -> "Create";
-            case MODIFY -> "Modify";
-            case DELETE -> "Delete";
-        };
-        if (call == HnsCall.ENUMERATE) {
-            return "Hcn" + verb + hcnName + "s";
-        }
-        return call == HnsCall.QUERY ? "HcnQuery" + hcnName + "Properties" : "Hcn" + verb + hcnName;
+        return exportNames[call.ordinal()];
     }
 }

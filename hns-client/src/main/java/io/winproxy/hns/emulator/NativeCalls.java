@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
+import io.winproxy.hns.NativeCallListener;
 import io.winproxy.hns.emulator.EmulatorRules.RuleViolation;
 import io.winproxy.hns.model.HcnErrorRecord;
 import io.winproxy.hns.model.HcnJson;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +30,7 @@ final class NativeCalls {
     private final FaultInjector faults;
     private final ObjectMapper mapper = HcnJson.newMapper();
     private volatile Duration latency;
+    private volatile NativeCallListener listener = NativeCallListener.NONE;
 
     NativeCalls(CallJournal journal, FaultInjector faults, Duration latency) {
         this.journal = journal;
@@ -45,29 +46,53 @@ final class NativeCalls {
         this.latency = perCall == null ? Duration.ZERO : perCall;
     }
 
-    /** Enumerate (one call), then open/query/close each match; a match that vanished (not found on open) is skipped. */
-    <T> List<T> enumerate(HnsObjectKind kind, List<T> all, Predicate<T> filter, Function<T, String> idOf,
-                                  Function<String, Optional<T>> lookup) {
+    void setListener(NativeCallListener l) {
+        this.listener = l == null ? NativeCallListener.NONE : l;
+    }
+
+    /**
+     * Enumerate (one call), whose result {@code ids} computes, then open/query/close each ID; an object that vanished
+     * (not found on open or query) is skipped.
+     */
+    <T> List<T> enumerate(HnsObjectKind kind, Supplier<List<String>> ids, Function<String, Optional<T>> lookup) {
         call(HnsCall.ENUMERATE, kind);
-        List<String> ids = all.stream().filter(filter).map(idOf).toList();
-        List<T> out = new ArrayList<>();
-        for (String id : ids) {
-            try {
-                call(HnsCall.OPEN, kind);
-            } catch (HnsException e) {
-                if (e.isNotFound()) {
-                    continue;
-                }
-                throw e;
-            }
-            try {
-                call(HnsCall.QUERY, kind);
-                lookup.apply(id).ifPresent(out::add);
-            } finally {
-                call(HnsCall.CLOSE, kind);
-            }
+        List<String> found = ids.get();
+        List<T> out = new ArrayList<>(found.size());
+        for (String id : found) {
+            openQueryClose(kind, id, lookup).ifPresent(out::add);
         }
         return out;
+    }
+
+    /**
+     * Open by GUID, query, close. Not found on open: the open is journaled as a failed call and the result is empty
+     * (no close, there is no handle); not found on query: empty after the close.
+     */
+    <T> Optional<T> openQueryClose(HnsObjectKind kind, String id, Function<String, Optional<T>> lookup) {
+        Optional<T> found;
+        try {
+            call(HnsCall.OPEN, kind);
+            found = lookup.apply(id);
+            if (found.isEmpty()) {
+                throw notFound(HnsCall.OPEN, kind, id);
+            }
+        } catch (HnsException e) {
+            if (e.isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        try {
+            call(HnsCall.QUERY, kind);
+            return found;
+        } catch (HnsException e) {
+            if (e.isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        } finally {
+            call(HnsCall.CLOSE, kind);
+        }
     }
 
     <T> T open(HnsObjectKind kind, String id, Function<String, Optional<T>> lookup) {
@@ -75,9 +100,13 @@ final class NativeCalls {
         return lookup.apply(id).orElseThrow(() -> notFound(HnsCall.OPEN, kind, id));
     }
 
-    /** One native-level call: journaled, delayed by the latency, and failed when a fault is due. */
+    /**
+     * One native-level call: journaled, reported to the listener, delayed by the latency, and failed when a fault is
+     * due.
+     */
     void call(HnsCall call, HnsObjectKind kind) {
         journal.record(call, kind);
+        listener.nativeCall(kind.exportName(call));
         Duration d = latency;
         if (!d.isZero()) {
             try {

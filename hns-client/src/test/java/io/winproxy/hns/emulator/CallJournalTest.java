@@ -62,17 +62,36 @@ class CallJournalTest {
     }
 
     @Test
-    void getByIdIsAFilteredEnumeratePlusOpenQueryCloseOfTheMatchOnly() {
+    void getByIdIsADirectOpenQueryCloseWithoutEnumerate() {
         HostComputeLoadBalancer lb = f.hns.createLoadBalancer(EmulatorFixture.clusterIp("10.96.0.1", 80, 0,
                 f.pod1.id()));
         createThreeLoadBalancers();
         journal.reset();
 
-        f.hns.getLoadBalancer(lb.id());
-        f.hns.getLoadBalancer("00000000-0000-4000-8000-000000000000");
+        assertThat(f.hns.getLoadBalancer(lb.id())).isPresent();
+        assertThat(f.hns.getEndpoint(f.remote.id())).isPresent();
 
-        assertThat(journal.count(HnsCall.ENUMERATE)).isEqualTo(2);
-        assertThat(journal.count(HnsCall.OPEN)).isEqualTo(1);
+        assertThat(journal.snapshot()).containsExactly(
+                java.util.Map.entry("HcnOpenEndpoint", 1),
+                java.util.Map.entry("HcnQueryEndpointProperties", 1),
+                java.util.Map.entry("HcnCloseEndpoint", 1),
+                java.util.Map.entry("HcnOpenLoadBalancer", 1),
+                java.util.Map.entry("HcnQueryLoadBalancerProperties", 1),
+                java.util.Map.entry("HcnCloseLoadBalancer", 1));
+        assertThat(journal.failures()).isZero();
+    }
+
+    @Test
+    void getOfAnUnknownIdIsOneFailedOpenAndNothingElse() {
+        assertThat(f.hns.getLoadBalancer("00000000-0000-4000-8000-000000000000")).isEmpty();
+        assertThat(f.hns.getEndpoint("00000000-0000-4000-8000-000000000001")).isEmpty();
+
+        assertThat(journal.snapshot()).containsExactly(
+                java.util.Map.entry("HcnOpenEndpoint", 1),
+                java.util.Map.entry("HcnOpenLoadBalancer", 1));
+        assertThat(journal.failures()).isEqualTo(2);
+        assertThat(journal.failuresByHresult()).containsExactly(
+                java.util.Map.entry(io.winproxy.hns.HResults.ERROR_NOT_FOUND, 2));
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** The CNI / host simulation builds networks from nodes and manages local endpoints. */
 class EmulatedHostTest {
-    private final HnsEmulator hns = HnsEmulator.builder().seed(1).build();
+    private final HnsEmulator hns = HnsEmulator.builder().seed(1).echo(EchoProfile.VERBATIM).build();
 
     @Test
     void overlayNetworkHasThisNodesProviderAddressAndARemoteSubnetRoutePerOtherNode() {

@@ -6,7 +6,11 @@ import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.util.List;
 
-/** A three-node overlay cluster seen from node-a, with two local pod endpoints and one remote endpoint. */
+/**
+ * A three-node overlay cluster seen from node-a, with two local pod endpoints and one remote endpoint. {@link #create()}
+ * reads documents back verbatim ({@link EchoProfile#VERBATIM}), so that tests of rules and call counts can compare
+ * what they wrote with what they read; the Windows Server read-back differences have their own tests.
+ */
 final class EmulatorFixture {
     static final List<EmulatedHost.Node> NODES = List.of(
             new EmulatedHost.Node("node-a", "10.244.1.0/24", "192.168.10.21"),
@@ -32,7 +36,7 @@ final class EmulatorFixture {
     }
 
     static EmulatorFixture create() {
-        return new EmulatorFixture(HnsEmulator.builder().seed(42).build());
+        return new EmulatorFixture(HnsEmulator.builder().seed(42).echo(EchoProfile.VERBATIM).build());
     }
 
     /** A ClusterIP-style LB on {@code vip:port/TCP} to the given endpoints (target port 8080). */

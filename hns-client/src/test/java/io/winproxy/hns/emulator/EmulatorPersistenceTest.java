@@ -26,11 +26,12 @@ class EmulatorPersistenceTest {
     @Test
     void objectsCreatedThroughOneEmulatorAreSeenAndDeletableThroughAnother() {
         Path file = dir.resolve("hns.json");
-        EmulatorFixture f = new EmulatorFixture(HnsEmulator.builder().stateFile(file).build());
+        EmulatorFixture f = new EmulatorFixture(HnsEmulator.builder().stateFile(file).echo(EchoProfile.VERBATIM)
+                .build());
         HostComputeLoadBalancer lb = f.hns.createLoadBalancer(EmulatorFixture.clusterIp("10.96.0.1", 80, 0,
                 f.pod1.id()));
 
-        HnsEmulator other = HnsEmulator.builder().stateFile(file).build();
+        HnsEmulator other = HnsEmulator.builder().stateFile(file).echo(EchoProfile.VERBATIM).build();
 
         assertThat(other.listLoadBalancers()).containsExactly(lb);
         assertThat(other.getNetworkByName("winproxy-overlay")).contains(f.network);
@@ -53,16 +54,18 @@ class EmulatorPersistenceTest {
     }
 
     @Test
-    void theFileIsReplacedAtomicallyAndLeavesNoTemporaryFiles() throws Exception {
+    void theSnapshotAndChangeLogAreTheOnlyFilesBesideTheLockAndNoTemporaryFilesAreLeft() throws Exception {
         Path file = dir.resolve("state").resolve("hns.json");
         EmulatorFixture f = new EmulatorFixture(HnsEmulator.builder().stateFile(file).build());
         f.hns.createLoadBalancer(EmulatorFixture.clusterIp("10.96.0.1", 80, 0, f.pod1.id()));
 
         try (var files = Files.list(file.getParent())) {
             assertThat(files.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrder("hns.json", "hns.json.lock");
+                    .containsExactlyInAnyOrder("hns.json", "hns.json.lock", "hns.json.log");
         }
-        assertThat(Files.readString(file)).contains("\"LoadBalancers\"").contains("\"HnsVersion\" : \"15.4\"");
+        assertThat(Files.readString(file)).contains("\"HnsVersion\" : \"15.4\"");
+        assertThat(Files.readString(dir.resolve("state").resolve("hns.json.log")))
+                .contains("\"Op\":\"PutLoadBalancer\"");
     }
 
     @Test

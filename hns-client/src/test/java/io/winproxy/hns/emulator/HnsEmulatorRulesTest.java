@@ -110,7 +110,25 @@ class HnsEmulatorRulesTest {
     }
 
     @Test
-    void modifyFromHns154ReplacesTheSettingsInPlace() {
+    void modifyOnHns154TakesEveryFieldButKeepsTheOldEndpointsAndSaysSo() {
+        HostComputeLoadBalancer lb = f.hns.createLoadBalancer(EmulatorFixture.clusterIp("10.96.0.1", 80, 0,
+                f.pod1.id()));
+
+        HostComputeLoadBalancer changed = f.hns.modifyLoadBalancer(lb.id(),
+                EmulatorFixture.clusterIp("10.96.0.1", 81, 0, f.pod1.id(), f.pod2.id()));
+
+        // kubernetes/kubernetes#131466: Windows Server 2025 (HNS 15.4) silently keeps the backends.
+        assertThat(changed.id()).isEqualTo(lb.id());
+        assertThat(changed.hostComputeEndpoints()).containsExactly(f.pod1.id());
+        assertThat(changed.portMapping().orElseThrow().externalPort()).isEqualTo(81);
+        HostComputeLoadBalancer stored = f.hns.getLoadBalancer(lb.id()).orElseThrow();
+        assertThat(stored.hostComputeEndpoints()).containsExactly(f.pod1.id());
+        assertThat(stored.portMapping().orElseThrow().externalPort()).isEqualTo(81);
+    }
+
+    @Test
+    void modifyFromHns155ReplacesTheSettingsInPlace() {
+        f.hns.setVersion(new HnsVersion(15, 5));
         HostComputeLoadBalancer lb = f.hns.createLoadBalancer(EmulatorFixture.clusterIp("10.96.0.1", 80, 0,
                 f.pod1.id()));
 
@@ -118,6 +136,7 @@ class HnsEmulatorRulesTest {
                 EmulatorFixture.clusterIp("10.96.0.1", 80, 0, f.pod1.id(), f.pod2.id()));
 
         assertThat(changed.id()).isEqualTo(lb.id());
+        assertThat(changed.hostComputeEndpoints()).containsExactly(f.pod1.id(), f.pod2.id());
         assertThat(f.hns.getLoadBalancer(lb.id()).orElseThrow().hostComputeEndpoints())
                 .containsExactly(f.pod1.id(), f.pod2.id());
     }
