@@ -86,7 +86,7 @@ public interface HnsClient {
     HostComputeLoadBalancer createLoadBalancer(HostComputeLoadBalancer settings);
 
     /**
-     * Replaces a load balancer's settings in place (HNS 15.4 and later; {@code E_NOTIMPL} before that, see
+     * Replaces a load balancer's settings in place (HNS 15.5 and later, as hnslib gates it; {@code E_NOTIMPL} before that, see
      * {@link HnsException#isNotImplemented()}).
      */
     HostComputeLoadBalancer modifyLoadBalancer(String id, HostComputeLoadBalancer settings);

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsCapabilities;
+import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.emulator.EchoProfile;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
@@ -22,10 +26,15 @@ import io.winproxy.policy.model.ServicePortName;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanCalculator;
 import io.winproxy.policy.plan.PlanStep;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,15 +54,30 @@ class HnsDataplaneTest {
 
     @BeforeEach
     void setUp() {
-        hns = HnsEmulator.inMemory();
+        // HNS 15.5: modify works; the default echo profile (Windows Server 2025) drops the provider-address policy
+        // and port-mapping flag 16 on read-back and returns upper-case IDs.
+        hns = HnsEmulator.builder().version(MODIFY_WORKS).build();
         host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "overlay", "win-a");
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
                 new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
         host.syncLocalEndpoints(Set.of("10.244.1.5"));
     }
 
+    private static final HnsVersion MODIFY_WORKS = new HnsVersion(15, 5);
+
+    /** Every owned object is re-read for drift once per sync period. */
     private HnsDataplane dataplane() {
-        return new HnsDataplane(hns, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD, nanos::get);
+        return new HnsDataplane(hns, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD, nanos::get,
+                new DriftBudget(SYNC_PERIOD, 100), () -> UUID.randomUUID().toString());
+    }
+
+    private static String lower(String id) {
+        return id.toLowerCase(Locale.ROOT);
+    }
+
+    private void loseJournal() throws IOException {
+        Files.deleteIfExists(stateDir.resolve(OwnershipJournal.FILE_NAME));
+        Files.deleteIfExists(stateDir.resolve(OwnershipJournal.LOG_NAME));
     }
 
     private static DesiredLoadBalancer web(List<String> backends) {
@@ -75,7 +99,13 @@ class HnsDataplaneTest {
     }
 
     private static ApplyResult sync(HnsDataplane dp, DesiredState desired) {
-        Plan plan = PlanCalculator.plan(desired, dp.observe(), dp.journal().ownership(), dp.modifySupported());
+        return sync(dp, desired, false);
+    }
+
+    /** One sync; {@code periodic} spends the drift budget as the periodic resync does. */
+    private static ApplyResult sync(HnsDataplane dp, DesiredState desired, boolean periodic) {
+        Plan plan = PlanCalculator.plan(desired, dp.observe(periodic), dp.journal().ownership(),
+                dp.modifySupported());
         return dp.apply(plan);
     }
 
@@ -89,7 +119,7 @@ class HnsDataplaneTest {
         List<HostComputeLoadBalancer> lbs = hns.listLoadBalancers();
         assertThat(lbs).hasSize(2);
         assertThat(dp.journal().ownership().loadBalancerIds()).containsExactlyInAnyOrderElementsOf(
-                lbs.stream().map(HostComputeLoadBalancer::id).toList());
+                lbs.stream().map(lb -> lower(lb.id())).toList());
         assertThat(dp.journal().remoteEndpoints().values()).extracting(OwnershipJournal.RemoteEndpointEntry::ip)
                 .containsExactly("10.244.2.6");
         HostComputeLoadBalancer webLb = lbs.stream().filter(lb -> lb.frontendVips().contains("10.96.0.80"))
@@ -115,15 +145,20 @@ class HnsDataplaneTest {
     @Test
     void aRestartThatLostItsJournalAdoptsTheMatchingObjectsWithoutAnyWrite() throws Exception {
         sync(dataplane(), desired());
-        java.nio.file.Files.delete(stateDir.resolve(OwnershipJournal.FILE_NAME));
+        loseJournal();
         hns.journal().reset();
 
         HnsDataplane restarted = dataplane();
         ApplyResult result = sync(restarted, desired());
 
         assertThat(hns.journal().writes()).isZero();
-        assertThat(result.adopted()).isEqualTo(2);
+        assertThat(result.adopted()).isEqualTo(3);
         assertThat(restarted.journal().ownership().loadBalancerIds()).hasSize(2);
+        assertThat(restarted.journal().ownership().remoteEndpointIds()).hasSize(1);
+        // Adopted with fingerprints: the next sync reads nothing and writes nothing.
+        hns.journal().reset();
+        assertThat(sync(restarted, desired()).writes()).isZero();
+        assertThat(hns.journal().count(HnsCall.QUERY)).isEqualTo(1);
     }
 
     @Test
@@ -152,8 +187,11 @@ class HnsDataplaneTest {
                 webLb.withId(null).withEndpoints(webLb.hostComputeEndpoints().subList(0, 1)));
         assertThat(hns.getLoadBalancer(webLb.id()).orElseThrow().hostComputeEndpoints()).hasSize(1);
 
-        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        // A sync for a change does not look for content drift; the periodic resync a period later does.
         sync(dp, desired());
+        assertThat(hns.getLoadBalancer(webLb.id()).orElseThrow().hostComputeEndpoints()).hasSize(1);
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        sync(dp, desired(), true);
 
         assertThat(hns.getLoadBalancer(webLb.id()).orElseThrow().hostComputeEndpoints()).hasSize(2);
     }
@@ -164,8 +202,81 @@ class HnsDataplaneTest {
         sync(dp, desired());
         hns.journal().reset();
         nanos.addAndGet(Duration.ofSeconds(1).toNanos());
-        sync(dp, desired());
+        sync(dp, desired(), true);
         assertThat(hns.journal().count(HnsCall.OPEN, HnsObjectKind.LOAD_BALANCER)).isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void aSyncWithoutChangeIsThreeEnumeratesAndOneNetworkReadWithNoDocumentOfAnOwnedObject() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        hns.journal().reset();
+        ApplyResult result = sync(dp, desired());
+        assertThat(result.writes()).isZero();
+        assertThat(hns.journal().snapshot()).containsOnly(Map.entry("HcnEnumerateNetworks", 1),
+                Map.entry("HcnOpenNetwork", 1), Map.entry("HcnQueryNetworkProperties", 1),
+                Map.entry("HcnCloseNetwork", 1), Map.entry("HcnEnumerateEndpoints", 1),
+                Map.entry("HcnEnumerateLoadBalancers", 1));
+    }
+
+    @Test
+    void theDriftBudgetCapsTheReadsOfOnePeriodicResync() {
+        HnsDataplane dp = new HnsDataplane(hns, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD,
+                nanos::get, new DriftBudget(Duration.ZERO, 2), () -> UUID.randomUUID().toString());
+        sync(dp, desired());
+        hns.journal().reset();
+        sync(dp, desired(), true);
+        assertThat(hns.journal().count(HnsCall.QUERY)).isEqualTo(1 + 2);
+        hns.journal().reset();
+        sync(dp, desired(), true);
+        // The rotation goes on with the third owned object, then starts over.
+        assertThat(hns.journal().count(HnsCall.QUERY)).isEqualTo(1 + 2);
+    }
+
+    @Test
+    void objectsAreCreatedWithIdsTheJournalRecordedBeforeTheCreate() {
+        List<String> ids = new java.util.ArrayList<>();
+        HnsDataplane dp = new HnsDataplane(hns, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD,
+                nanos::get, new DriftBudget(SYNC_PERIOD, 100), () -> {
+                    String id = UUID.randomUUID().toString();
+                    ids.add(id);
+                    return id;
+                });
+        // The first load balancer create fails: its reserved ID is forgotten, nothing is left unowned.
+        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 1, HResults.E_FAIL);
+        sync(dp, desired());
+        OwnershipJournal onDisk = OwnershipJournal.open(stateDir);
+        assertThat(ids).hasSize(3);
+        assertThat(onDisk.ownership().loadBalancerIds()).hasSize(1).allMatch(ids::contains);
+        assertThat(onDisk.ownership().remoteEndpointIds()).hasSize(1).allMatch(ids::contains);
+        String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
+        assertThat(hns.listLoadBalancerIds()).map(HnsDataplaneTest::lower).allMatch(ids::contains);
+        assertThat(hns.listEndpoints(networkId)).filteredOn(HostComputeEndpoint::isRemote)
+                .allMatch(e -> ids.contains(lower(e.id())));
+    }
+
+    @Test
+    void aModifyThatKeepsTheOldBackendsSwitchesModifyOffAndReplaces() {
+        hns.setVersion(HnsVersion.WINDOWS_SERVER_2025);
+        // A client that claims modify on 15.4, where HNS keeps the old endpoint references (kubernetes#131466).
+        HnsClient claimsModify = new ForwardingHnsClient(hns) {
+            @Override
+            public HnsCapabilities capabilities() {
+                return HnsFeatures.forVersion(MODIFY_WORKS);
+            }
+        };
+        HnsDataplane dp = new HnsDataplane(claimsModify, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD,
+                nanos::get, new DriftBudget(SYNC_PERIOD, 100), () -> UUID.randomUUID().toString());
+        sync(dp, desired());
+        assertThat(dp.modifySupported()).isTrue();
+
+        ApplyResult result = sync(dp, new DesiredState(List.of(web(List.of("10.244.1.5")), dns()), List.of(),
+                List.of()));
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(dp.modifySupported()).isFalse();
+        assertThat(webLb().hostComputeEndpoints()).hasSize(1);
+        assertThat(dp.journal().ownsLoadBalancer(webLb().id())).isTrue();
     }
 
     @Test
@@ -245,8 +356,9 @@ class HnsDataplaneTest {
         List<HostComputeEndpoint> remote = hns.listEndpoints(networkId).stream().filter(e -> e.isRemote()).toList();
         assertThat(remote).singleElement().satisfies(e -> {
             assertThat(e.ipConfigurations().get(0).ipAddress()).isEqualTo("10.244.2.6");
-            assertThat(e.id()).isNotEqualTo(oldRemote);
-            assertThat(dp.journal().remoteEndpoints()).containsKey(e.id()).doesNotContainKey(oldRemote);
+            assertThat(e.id()).isNotEqualToIgnoringCase(oldRemote);
+            assertThat(dp.journal().ownsRemoteEndpoint(e.id())).isTrue();
+            assertThat(dp.journal().ownsRemoteEndpoint(oldRemote)).isFalse();
         });
         assertThat(hns.listLoadBalancers()).anySatisfy(lb -> assertThat(lb.hostComputeEndpoints())
                 .hasSize(2).contains(remote.get(0).id()));
@@ -343,7 +455,8 @@ class HnsDataplaneTest {
                 .filter(e -> e.providerAddress().orElse("").equals("192.168.1.22")).findFirst().orElseThrow();
         assertThat(moved.ipAddress()).contains("10.244.2.6");
         assertThat(webLb().hostComputeEndpoints()).hasSize(2).contains(moved.id()).doesNotContain(oldRemote);
-        assertThat(dp.journal().remoteEndpoints()).containsKey(moved.id()).doesNotContainKey(oldRemote);
+        assertThat(dp.journal().ownsRemoteEndpoint(moved.id())).isTrue();
+        assertThat(dp.journal().ownsRemoteEndpoint(oldRemote)).isFalse();
 
         hns.journal().reset();
         nanos.addAndGet(SYNC_PERIOD.toNanos());
@@ -354,6 +467,7 @@ class HnsDataplaneTest {
 
     @Test
     void aNodeWithANewIpGetsItsRemoteEndpointRecreatedWithTheNewPaAndTheOldOneDeleted() {
+        hns.setEcho(EchoProfile.VERBATIM);
         HnsDataplane dp = dataplane();
         sync(dp, desired());
         String oldRemote = remoteEndpoints().get(0).id();
@@ -374,6 +488,7 @@ class HnsDataplaneTest {
     @Test
     void withoutModifyTheLoadBalancerIsReplacedBeforeTheOldEndpointIsDeleted() {
         hns.setVersion(HnsVersion.WINDOWS_SERVER_2019);
+        hns.setEcho(EchoProfile.VERBATIM);
         HnsDataplane dp = dataplane();
         sync(dp, desired());
         String oldRemote = remoteEndpoints().get(0).id();
@@ -389,6 +504,8 @@ class HnsDataplaneTest {
 
     @Test
     void anUnownedEndpointWithAStalePaIsLeftInPlaceButNoLoadBalancerUsesItEvenAfterARestart() {
+        // Only when HNS returns the provider address can an unowned endpoint's be known to be stale.
+        hns.setEcho(EchoProfile.VERBATIM);
         String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
         String foreign = hns.createEndpoint(networkId, HostComputeEndpoint.remote(networkId, "10.244.2.6",
                 "02-11-0a-f4-02-06", "192.168.1.12")).id();
@@ -408,7 +525,7 @@ class HnsDataplaneTest {
                 List.of());
         assertThat(sync(restarted, onlyRemote).modified()).isEqualTo(1);
         assertThat(webLb().hostComputeEndpoints()).singleElement().isNotEqualTo(foreign)
-                .satisfies(id -> assertThat(restarted.journal().remoteEndpoints()).containsKey(id));
+                .satisfies(id -> assertThat(restarted.journal().ownsRemoteEndpoint(id)).isTrue());
         nanos.addAndGet(SYNC_PERIOD.toNanos());
         assertThat(sync(restarted, onlyRemote).writes()).isZero();
     }
