@@ -1,5 +1,6 @@
 package io.winproxy.agent.sync;
 
+import io.winproxy.agent.dataplane.HcnTranslator;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.RemoteSubnetRoute;
 import io.winproxy.policy.desired.NetworkType;
@@ -72,8 +73,10 @@ public record NodeNetworkFactory(String nodeName, String sourceVip, String rootE
             if (endpoint.isRemote()) {
                 continue;
             }
+            // HNS may render an IPv6 address differently from how it was written: compare canonical text.
             String[] ips = endpoint.ipConfigurations().stream().map(c -> c.ipAddress())
-                    .filter(ip -> ip != null && !ip.isEmpty()).toArray(String[]::new);
+                    .filter(ip -> ip != null && !ip.isEmpty()).map(HcnTranslator::canonicalIp)
+                    .toArray(String[]::new);
             if (!rootEndpointName.isEmpty() && endpoint.name() != null
                     && endpoint.name().toLowerCase(Locale.ROOT).equals(rootEndpointName.toLowerCase(Locale.ROOT))) {
                 b.rootEndpoint(ips);

@@ -54,7 +54,7 @@ class HcnTranslatorTest {
                 Map.of("ep-a", List.of("10.244.1.5", "fd00::5")));
         assertThat(observed.key()).isEqualTo(new LoadBalancerKey(IpFamily.IPV4, "10.96.0.10", Protocol.TCP, 80));
         assertThat(observed.backendIps()).containsExactly("10.244.1.5");
-        assertThat(observed.endpointIds()).containsExactly("EP-A", "ep-gone");
+        assertThat(observed.endpointIds()).containsExactly("ep-a", "ep-gone");
         assertThat(observed.internalPort()).isEqualTo(8080);
     }
 
