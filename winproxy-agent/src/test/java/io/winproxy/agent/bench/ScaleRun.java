@@ -11,7 +11,6 @@ import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
-import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -295,29 +295,29 @@ final class ScaleRun {
      */
     private record Change(int created, int changed, int removed) {
         static Change between(DesiredState before, DesiredState after) {
-            Map<LoadBalancerKey, DesiredLoadBalancer> lbs = new HashMap<>();
-            before.loadBalancers().forEach(lb -> lbs.put(lb.key(), lb));
-            Map<String, DesiredRemoteEndpoint> eps = new HashMap<>();
-            before.remoteEndpoints().forEach(ep -> eps.put(ep.ip(), ep));
+            return of(before.loadBalancers(), after.loadBalancers(), DesiredLoadBalancer::key)
+                    .plus(of(before.remoteEndpoints(), after.remoteEndpoints(), DesiredRemoteEndpoint::ip));
+        }
+
+        /** The objects of one kind, matched by {@code key}, that appear, differ or disappear. */
+        private static <T, K> Change of(List<T> before, List<T> after, Function<T, K> key) {
+            Map<K, T> old = new HashMap<>();
+            before.forEach(o -> old.put(key.apply(o), o));
             int created = 0;
             int changed = 0;
-            for (DesiredLoadBalancer lb : after.loadBalancers()) {
-                DesiredLoadBalancer old = lbs.remove(lb.key());
-                if (old == null) {
+            for (T o : after) {
+                T previous = old.remove(key.apply(o));
+                if (previous == null) {
                     created++;
-                } else if (!old.equals(lb)) {
+                } else if (!previous.equals(o)) {
                     changed++;
                 }
             }
-            for (DesiredRemoteEndpoint ep : after.remoteEndpoints()) {
-                DesiredRemoteEndpoint old = eps.remove(ep.ip());
-                if (old == null) {
-                    created++;
-                } else if (!old.equals(ep)) {
-                    changed++;
-                }
-            }
-            return new Change(created, changed, lbs.size() + eps.size());
+            return new Change(created, changed, old.size());
+        }
+
+        private Change plus(Change other) {
+            return new Change(created + other.created, changed + other.changed, removed + other.removed);
         }
 
         int writeCalls() {
