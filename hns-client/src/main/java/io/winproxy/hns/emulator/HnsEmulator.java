@@ -13,6 +13,8 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.SchemaVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -509,6 +511,18 @@ public final class HnsEmulator implements HnsClient {
     /** The store's state file, for tests of the persistence. */
     StateFile stateFileForTest() {
         return stateFile;
+    }
+
+    /** Compacts the state file's change log into its snapshot now (tests). */
+    void compactStateFile() {
+        operate(false, () -> {
+            try {
+                stateFile.compact(store);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return null;
+        });
     }
 
     /** Endpoint create on an opened network: create (+ query when HNS assigns the ID), close endpoint. */

@@ -66,6 +66,8 @@ final class StateFile {
     private long logGeneration = -1;
     /** Offset just after the last complete log line applied (or after the header). */
     private long logEnd;
+    /** The highest log generation this process has seen, so that a recreated log never reuses one. */
+    private long highestGeneration;
     /** How often the whole snapshot was read (the first time, and after another process compacted). */
     private int fullLoads;
 
@@ -294,6 +296,7 @@ final class StateFile {
         if (!LOG_FORMAT.equals(header.format())) {
             throw new IOException("change log " + logPath.getFileName() + " is not a " + LOG_FORMAT + " file");
         }
+        highestGeneration = Math.max(highestGeneration, header.generation());
         return new long[] {header.generation(), nl + 1};
     }
 
@@ -357,8 +360,14 @@ final class StateFile {
                     + ": " + e.getOriginalMessage(), e);
         }
         for (StoreChange c : entry.changes()) {
-            if (c != null && c.op() != null) {
+            if (c == null || c.op() == null) {
+                continue;
+            }
+            try {
                 store.apply(c);
+            } catch (RuntimeException e) {
+                throw new IOException("change log " + logPath.getFileName() + ": unusable " + c.op() + " change at "
+                        + "offset " + logEnd + ": " + e.getMessage(), e);
             }
         }
     }
@@ -380,8 +389,12 @@ final class StateFile {
         logEnd += bytes.length;
     }
 
-    /** Replaces the log with a header of {@code generation} (atomically, so readers see the old or the new one). */
-    private void createLog(long generation) throws IOException {
+    /**
+     * Replaces the log with a header of {@code requested} or, if this process has seen that generation or a later
+     * one, the next unused one (atomically, so readers see the old or the new log).
+     */
+    private void createLog(long requested) throws IOException {
+        long generation = Math.max(requested, highestGeneration + 1);
         byte[] json = lines.writeValueAsBytes(new LogHeader(LOG_FORMAT, generation));
         byte[] bytes = Arrays.copyOf(json, json.length + 1);
         bytes[json.length] = '\n';
@@ -393,6 +406,7 @@ final class StateFile {
             Files.deleteIfExists(tmp);
         }
         logGeneration = generation;
+        highestGeneration = generation;
         logEnd = bytes.length;
     }
 

@@ -213,6 +213,37 @@ class EmulatorChangeLogTest {
     }
 
     @Test
+    void aLogLineWithAnUnusableChangeIsReportedInOneLineNamingTheFile() throws Exception {
+        fixture();
+        Files.writeString(log, "{\"Changes\":[{\"Op\":\"SetVersion\",\"HnsVersion\":\"fifteen\"}]}\n",
+                StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+
+        assertThatThrownBy(this::emulator).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("hns.json.log: unusable SET_VERSION change")
+                .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void aRemovedChangeLogIsStartedAgainWithAGenerationNoProcessHasSeen() throws Exception {
+        EmulatorFixture f = fixture();
+        HnsEmulator other = emulator();
+        HostComputeLoadBalancer first = f.hns.createLoadBalancer(EmulatorFixture.clusterIp("10.96.0.1", 80, 0,
+                f.pod1.id()));
+        assertThat(other.listLoadBalancerIds()).containsExactly(first.id());
+        f.hns.compactStateFile();
+        f.hns.deleteLoadBalancer(first.id());
+        Files.delete(log);
+
+        HostComputeLoadBalancer second = f.hns.createLoadBalancer(EmulatorFixture.clusterIp("10.96.0.2", 80, 0,
+                f.pod1.id()));
+
+        assertThat(JSON.readTree(Files.readAllLines(log).get(0)).get("Generation").asLong()).isEqualTo(3);
+        // The delete only the removed log held is lost; the other process reloads instead of reading a foreign tail.
+        assertThat(other.listLoadBalancerIds()).containsExactlyInAnyOrder(first.id(), second.id());
+        assertThat(other.stateFileForTest().generation()).isEqualTo(3);
+    }
+
+    @Test
     void whatAnOperationChangedBeforeItFailedIsSavedToo() {
         EmulatorFixture f = fixture();
         f.hns.faults().failNext(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER, 1, HResults.E_FAIL);

@@ -1,0 +1,129 @@
+package io.winproxy.agent.bench;
+
+import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.hns.model.HostComputeNetwork;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which HNS documents the agent read, by object ID, and how long its HNS calls took. The native-call journal counts
+ * queries by kind only; to tell a read of an object the ownership journal names from a read of a CNI-owned local
+ * endpoint, the benchmark gives the agent an {@link HnsClient} that passes every call through unchanged and notes
+ * the ID of every document a call other than a create or modify returned (each such document was read with an open,
+ * a query and a close). The time spent inside the client separates the emulator's own cost from the agent's.
+ *
+ * <p>The wrapper is a dynamic proxy of the interface, so methods added to {@link HnsClient} later are passed through
+ * to the real client's implementation (never to the interface default); only documents are inspected. Used by the
+ * one sync thread.
+ */
+final class HnsClientTap implements InvocationHandler {
+    private final HnsClient delegate;
+    private final HnsClient client;
+    private final Map<String, Integer> readsById = new HashMap<>();
+    private int documents;
+    private int localEndpoints;
+    private long nanosInClient;
+
+    HnsClientTap(HnsClient delegate) {
+        this.delegate = delegate;
+        this.client = (HnsClient) Proxy.newProxyInstance(HnsClient.class.getClassLoader(),
+                new Class<?>[] {HnsClient.class}, this);
+    }
+
+    /** The client to give the agent: {@code delegate}, reporting to this tap. */
+    HnsClient client() {
+        return client;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        Object result;
+        long start = System.nanoTime();
+        try {
+            result = method.invoke(delegate, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        } finally {
+            nanosInClient += System.nanoTime() - start;
+        }
+        String name = method.getName();
+        if (!name.startsWith("create") && !name.startsWith("modify")) {
+            noteDocuments(result);
+        }
+        return result;
+    }
+
+    private void noteDocuments(Object result) {
+        if (result instanceof Optional<?> optional) {
+            optional.ifPresent(this::noteDocuments);
+        } else if (result instanceof Collection<?> collection) {
+            collection.forEach(this::noteDocuments);
+        } else if (result instanceof HostComputeEndpoint endpoint) {
+            note(endpoint.id());
+            if (!endpoint.isRemote()) {
+                localEndpoints++;
+            }
+        } else if (result instanceof HostComputeLoadBalancer lb) {
+            note(lb.id());
+        } else if (result instanceof HostComputeNetwork network) {
+            note(network.id());
+        }
+    }
+
+    private void note(String id) {
+        documents++;
+        readsById.merge(normalize(id), 1, Integer::sum);
+    }
+
+    static String normalize(String id) {
+        return id == null ? "" : id.toLowerCase(Locale.ROOT);
+    }
+
+    void reset() {
+        readsById.clear();
+        documents = 0;
+        localEndpoints = 0;
+        nanosInClient = 0;
+    }
+
+    /** Time spent inside the client's calls since the last reset. */
+    long millisInClient() {
+        return nanosInClient / 1_000_000;
+    }
+
+    /** Documents read since the last reset. */
+    int documents() {
+        return documents;
+    }
+
+    /** Reads of local (CNI-owned) endpoint documents since the last reset. */
+    int localEndpointReads() {
+        return localEndpoints;
+    }
+
+    /** Reads of documents whose (normalized) ID is in {@code ids}. */
+    int readsOf(Set<String> ids) {
+        int n = 0;
+        for (Map.Entry<String, Integer> e : readsById.entrySet()) {
+            if (ids.contains(e.getKey())) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+
+    /** The most times one object's document was read since the last reset. */
+    int maxReadsOfOneObject() {
+        return readsById.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
+}
