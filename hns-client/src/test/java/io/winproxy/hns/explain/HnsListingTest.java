@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsCall;
+import io.winproxy.hns.emulator.EchoProfile;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** {@code hns list} against an emulated overlay host. */
 class HnsListingTest {
-    private final HnsEmulator hns = HnsEmulator.builder().seed(3).build();
+    private final HnsEmulator hns = HnsEmulator.builder().seed(3).echo(EchoProfile.VERBATIM).build();
     private final EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, null, "node-a");
     private final HostComputeNetwork net = host.syncNetwork(List.of(
             new EmulatedHost.Node("node-a", "10.244.1.0/24", "192.168.10.21"),
