@@ -1,5 +1,6 @@
 package io.winproxy.agent.bench;
 
+import io.winproxy.agent.dataplane.DriftBudget;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.health.ProxyHealthServer;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The agent's sync path, without an API server: the real {@link VfpPolicyEngine} (change trackers, policy,
@@ -38,12 +40,17 @@ final class BenchAgent {
     private SyncReport last;
     private long syncs;
 
-    BenchAgent(HnsClient hns, Path stateDir, Duration minSyncPeriod, Duration syncPeriod) {
+    /**
+     * @param driftReads documents the periodic resync may re-read for content drift (the dataplane's per-sync cap;
+     *                   the period is the default 10 minutes)
+     */
+    BenchAgent(HnsClient hns, Path stateDir, Duration minSyncPeriod, Duration syncPeriod, int driftReads) {
         this.scheduler = new SteppedScheduler();
         this.syncPeriod = syncPeriod;
         String node = ScaleCluster.THIS_NODE;
         HnsDataplane dataplane = new HnsDataplane(hns, ScaleCluster.NETWORK, OwnershipJournal.open(stateDir), syncPeriod,
-                scheduler::nanoTime);
+                scheduler::nanoTime, new DriftBudget(DriftBudget.DEFAULT.period(), driftReads),
+                () -> UUID.randomUUID().toString());
         dataplane.setSourceVip(ScaleCluster.SOURCE_VIP);
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 NodeNetworkFactory.withoutHostMac(node, ScaleCluster.SOURCE_VIP, "", ""), AgentMetrics.NOOP,

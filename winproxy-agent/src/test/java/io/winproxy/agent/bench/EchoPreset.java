@@ -1,6 +1,7 @@
 package io.winproxy.agent.bench;
 
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.emulator.EchoProfile;
 import io.winproxy.hns.emulator.HnsEmulator;
 import java.util.Locale;
 
@@ -8,10 +9,8 @@ import java.util.Locale;
  * The emulated HNS a run is measured against: what a Windows Server release reports and echoes back. This is the one
  * place that turns a profile name into an emulator.
  *
- * <p>Until the emulator has echo profiles ({@code EchoProfile} and {@code HnsEmulator.Builder.echo(...)}), a profile
- * sets only the HNS version preset of its release, and {@link #VERBATIM} (HNS echoes every field as written) is
- * HNS 15.4 echoing verbatim, which is what the emulator does today. When echo profiles land, add
- * {@code .echo(EchoProfile.valueOf(name()))} in {@link #emulator()}.
+ * <p>A profile sets the HNS version preset of its release and the emulator's {@link EchoProfile} of the same name;
+ * {@link #VERBATIM} is HNS 15.4 echoing every field as written.
  */
 enum EchoPreset {
     VERBATIM(HnsVersion.WINDOWS_SERVER_2025),
@@ -27,7 +26,7 @@ enum EchoPreset {
 
     /** A fresh in-memory emulator for this profile (a fixed seed, so GUIDs are the same from run to run). */
     HnsEmulator emulator() {
-        return HnsEmulator.builder().version(version).seed(1).build();
+        return HnsEmulator.builder().version(version).echo(EchoProfile.valueOf(name())).seed(1).build();
     }
 
     HnsVersion version() {

@@ -113,7 +113,8 @@ final class ScaleRun {
 
     /** A new agent on the same host and state directory, fed this node, every Service and every slice. */
     private BenchAgent startAgent() {
-        BenchAgent a = new BenchAgent(client, stateDir, MIN_SYNC_PERIOD, SYNC_PERIOD);
+        // The budget counts native calls: the network re-read (open, query, close), then 3 per drift read.
+        BenchAgent a = new BenchAgent(client, stateDir, MIN_SYNC_PERIOD, SYNC_PERIOD, Math.max(0, (driftBudget - 3) / 3));
         a.nodeListed(cluster.thisNode());
         for (int i = 0; i < cluster.services(); i++) {
             a.serviceAdded(cluster.service(i));
