@@ -157,9 +157,13 @@ public final class HnsDataplane {
 
         Map<String, ObservedLoadBalancer> drifted = new HashMap<>();
         Map<String, ObservedEndpoint> driftedEndpoints = new HashMap<>();
+        Map<String, List<String>> ipsById = null;
         for (String id : drift.next(driftCheck, id -> journal.ownsLoadBalancer(id)
                 || journal.ownsRemoteEndpoint(id))) {
-            readForDrift(id, drifted, driftedEndpoints);
+            if (ipsById == null) {
+                ipsById = ipsById();
+            }
+            readForDrift(id, drifted, driftedEndpoints, ipsById);
         }
 
         List<ObservedEndpoint> observedEndpoints = new ArrayList<>(endpoints.size());
@@ -167,7 +171,6 @@ public final class HnsDataplane {
             observedEndpoints.add(driftedEndpoints.getOrDefault(ep.id(), ep));
         }
         List<ObservedLoadBalancer> observedLbs = new ArrayList<>(lbIds.size());
-        Map<String, List<String>> ipsById = null;
         for (String id : lbIds) {
             ObservedLoadBalancer known = drifted.get(id);
             if (known == null) {
@@ -262,10 +265,11 @@ public final class HnsDataplane {
         return key == null ? null : ObservedLoadBalancer.journaled(id, key, entry.fingerprint());
     }
 
-    private void readForDrift(String id, Map<String, ObservedLoadBalancer> lbs, Map<String, ObservedEndpoint> eps) {
+    private void readForDrift(String id, Map<String, ObservedLoadBalancer> lbs, Map<String, ObservedEndpoint> eps,
+                              Map<String, List<String>> ipsById) {
         Optional<OwnershipJournal.LoadBalancerEntry> lb = journal.loadBalancer(id);
         if (lb.isPresent()) {
-            hns.getLoadBalancer(id).ifPresent(doc -> lbs.put(id, HcnTranslator.toObserved(doc, ipsById())
+            hns.getLoadBalancer(id).ifPresent(doc -> lbs.put(id, HcnTranslator.toObserved(doc, ipsById)
                     .withFingerprint(lb.get().fingerprint())));
             return;
         }

@@ -529,4 +529,62 @@ class HnsDataplaneTest {
         nanos.addAndGet(SYNC_PERIOD.toNanos());
         assertThat(sync(restarted, onlyRemote).writes()).isZero();
     }
+
+    @Test
+    void aCrashInTheMiddleOfTheFirstSyncLeavesNoObjectWinproxyCreatedWithoutOwningIt() {
+        // Enough objects for several write-ahead chunks; the "process" dies at the 300th create.
+        List<String> backends = new java.util.ArrayList<>();
+        List<DesiredRemoteEndpoint> remotes = new java.util.ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String ip = "10.244." + (2 + i / 250) + "." + (i % 250);
+            backends.add(ip);
+            remotes.add(new DesiredRemoteEndpoint(ip, "192.168.1.12", "02-11-00-00-00-00"));
+        }
+        DesiredState big = new DesiredState(List.of(web(backends)), remotes, List.of());
+        java.util.concurrent.atomic.AtomicInteger creates = new java.util.concurrent.atomic.AtomicInteger();
+        HnsClient dying = new ForwardingHnsClient(hns) {
+            @Override
+            public io.winproxy.hns.NetworkSession openNetwork(String networkId) {
+                io.winproxy.hns.NetworkSession session = super.openNetwork(networkId);
+                return new io.winproxy.hns.NetworkSession() {
+                    @Override
+                    public String networkId() {
+                        return session.networkId();
+                    }
+
+                    @Override
+                    public HostComputeEndpoint createEndpoint(HostComputeEndpoint settings) {
+                        HostComputeEndpoint created = session.createEndpoint(settings);
+                        if (creates.incrementAndGet() == 300) {
+                            throw new ProcessKilled();
+                        }
+                        return created;
+                    }
+
+                    @Override
+                    public void close() {
+                        session.close();
+                    }
+                };
+            }
+        };
+        HnsDataplane first = new HnsDataplane(dying, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD,
+                nanos::get, new DriftBudget(SYNC_PERIOD, 100), () -> UUID.randomUUID().toString());
+        assertThatThrownBy(() -> sync(first, big)).isInstanceOf(ProcessKilled.class);
+        String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
+        assertThat(remoteEndpoints()).hasSize(300);
+
+        // The journal named every endpoint before it was created (the whole chunk, even those never created), so
+        // the restarted agent owns all 300, and once no Service needs them, deletes every one.
+        HnsDataplane restarted = dataplane();
+        assertThat(restarted.journal().ownership().remoteEndpointIds()).hasSizeGreaterThanOrEqualTo(300);
+        sync(restarted, new DesiredState(List.of(), List.of(), List.of()));
+        assertThat(hns.listEndpoints(networkId)).noneMatch(HostComputeEndpoint::isRemote);
+        assertThat(hns.listLoadBalancerIds()).isEmpty();
+        assertThat(restarted.journal().ownership().remoteEndpointIds()).isEmpty();
+    }
+
+    /** Stands for the process dying: nothing after it runs, no finally of the dataplane may save the journal. */
+    private static final class ProcessKilled extends Error {
+    }
 }

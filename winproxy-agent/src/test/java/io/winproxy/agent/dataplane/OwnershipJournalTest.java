@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,5 +61,87 @@ class OwnershipJournalTest {
         journal.flush();
         assertThat(journal.file()).isEmpty();
         assertThat(journal.ownsLoadBalancer("lb-1")).isTrue();
+    }
+
+    @Test
+    void laterFlushesAppendToTheLogInsteadOfRewritingTheSnapshot() throws Exception {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordLoadBalancer("lb-1", "default/web:http", "10.96.0.10:80/TCP");
+        journal.flush();
+        String snapshot = Files.readString(dir.resolve(OwnershipJournal.FILE_NAME));
+        journal.recordLoadBalancer("lb-2", new OwnershipJournal.LoadBalancerEntry("default/web:http",
+                "*:30080/TCP", false, "00000000000000ff"));
+        journal.forgetLoadBalancer("lb-1");
+        journal.recordRemoteEndpoint("ep-1", new OwnershipJournal.RemoteEndpointEntry("10.244.2.5", "10.0.0.2",
+                "02-11-0a-f4-02-05"));
+        journal.flush();
+
+        assertThat(Files.readString(dir.resolve(OwnershipJournal.FILE_NAME))).isEqualTo(snapshot);
+        assertThat(Files.readAllLines(dir.resolve(OwnershipJournal.LOG_NAME))).hasSize(3);
+        OwnershipJournal reopened = OwnershipJournal.open(dir);
+        assertThat(reopened.ownsLoadBalancer("lb-1")).isFalse();
+        assertThat(reopened.loadBalancer("lb-2")).get().extracting(OwnershipJournal.LoadBalancerEntry::fingerprint)
+                .isEqualTo("00000000000000ff");
+        assertThat(reopened.remoteEndpoint("ep-1")).get()
+                .isEqualTo(new OwnershipJournal.RemoteEndpointEntry("10.244.2.5", "10.0.0.2", "02-11-0a-f4-02-05"));
+    }
+
+    @Test
+    void aTornLastLineFromACrashIsIgnoredAndTheNextFlushCompacts() throws Exception {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordLoadBalancer("lb-1", "default/web:http", "10.96.0.10:80/TCP");
+        journal.flush();
+        journal.recordLoadBalancer("lb-2", "default/web:http", "10.96.0.11:80/TCP");
+        journal.flush();
+        Files.writeString(dir.resolve(OwnershipJournal.LOG_NAME), "{\"kind\":\"lb\",\"id\":\"lb-3\",\"lb\":{\"se",
+                StandardOpenOption.APPEND);
+
+        OwnershipJournal reopened = OwnershipJournal.open(dir);
+        assertThat(reopened.ownership().loadBalancerIds()).containsExactlyInAnyOrder("lb-1", "lb-2");
+        assertThat(reopened.dirty()).isTrue();
+        reopened.flush();
+        assertThat(dir.resolve(OwnershipJournal.LOG_NAME)).doesNotExist();
+        assertThat(OwnershipJournal.open(dir).ownership().loadBalancerIds()).containsExactlyInAnyOrder("lb-1", "lb-2");
+    }
+
+    @Test
+    void aLargeLogIsFoldedIntoANewSnapshot() throws Exception {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordRemoteEndpoint("ep-0", "10.0.0.0");
+        journal.flush();
+        for (int i = 1; i <= 5000; i++) {
+            journal.recordRemoteEndpoint("ep-" + i, "10.0." + (i / 250) + "." + (i % 250));
+            journal.forgetRemoteEndpoint("ep-" + (i - 1));
+            journal.flush();
+        }
+        assertThat(Files.exists(dir.resolve(OwnershipJournal.LOG_NAME))
+                ? Files.readAllLines(dir.resolve(OwnershipJournal.LOG_NAME)).size() : 0).isLessThan(4096);
+        assertThat(OwnershipJournal.open(dir).ownership().remoteEndpointIds()).containsExactly("ep-5000");
+    }
+
+    @Test
+    void idsAreOwnedWhateverTheirLetterCase() {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordLoadBalancer("C15A5D36-4877-41C6-B567-D36D90C7D787", "a/b:c", "10.96.0.1:80/TCP");
+        journal.flush();
+        OwnershipJournal reopened = OwnershipJournal.open(dir);
+        assertThat(reopened.ownsLoadBalancer("c15a5d36-4877-41c6-b567-d36d90c7d787")).isTrue();
+        assertThat(reopened.ownership().ownsLoadBalancer("C15A5D36-4877-41c6-B567-D36D90C7D787")).isTrue();
+        reopened.forgetLoadBalancer("C15A5D36-4877-41C6-B567-D36D90C7D787");
+        assertThat(reopened.ownership().loadBalancerIds()).isEmpty();
+    }
+
+    @Test
+    void aJournalWrittenBeforeFingerprintsLoadsWithoutThem() throws Exception {
+        Files.writeString(dir.resolve(OwnershipJournal.FILE_NAME), """
+                {"version":1,
+                 "loadBalancers":{"lb-1":{"service":"shop/storefront:https","key":"203.0.113.10:443/TCP"}},
+                 "remoteEndpoints":{"ep-1":{"ip":"10.244.2.20"}}}
+                """);
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        assertThat(journal.loadBalancer("lb-1")).get().extracting(OwnershipJournal.LoadBalancerEntry::fingerprint)
+                .isNull();
+        assertThat(journal.remoteEndpoint("ep-1")).get()
+                .isEqualTo(new OwnershipJournal.RemoteEndpointEntry("10.244.2.20", "", ""));
     }
 }
