@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
+import io.winproxy.agent.dataplane.DriftBudget;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.demo.EmbeddedApiServer;
@@ -18,6 +19,7 @@ import io.winproxy.agent.sync.HostView;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.Protocol;
@@ -42,7 +44,8 @@ final class AgentHarness implements AutoCloseable {
     static final String SOURCE_VIP = "10.244.1.2";
 
     final KubernetesCrudDispatcher dispatcher = new KubernetesCrudDispatcher();
-    final HnsEmulator hns = HnsEmulator.inMemory();
+    /** HNS 15.5, where a modify (the tests' "change behind the agent's back") really changes the backends. */
+    final HnsEmulator hns = HnsEmulator.builder().version(new HnsVersion(15, 5)).build();
     final EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, NETWORK, "win-a");
     final List<SyncReport> reports = new CopyOnWriteArrayList<>();
     final Path stateDir;
@@ -73,8 +76,11 @@ final class AgentHarness implements AutoCloseable {
 
     void startAgent() throws Exception {
         reports.clear();
+        // Every owned object is re-checked for content drift once per sync period (2s), as
+        // --hns-drift-check-period=2s would.
         agent = ProxyAgent.start(new ProxyAgent.Setup(config(), hns, NETWORK, stateDir, null, List.of("127.0.0.1"),
-                List.of(), reports::add, handler -> new DemoCni(host, handler)));
+                List.of(), reports::add, handler -> new DemoCni(host, handler),
+                new DriftBudget(Duration.ofSeconds(2), 100)));
     }
 
     void stopAgent() {

@@ -30,10 +30,10 @@ class DemoRestartIT {
     }
 
     @Test
-    void aRestartAfterTheJournalWasLostAdoptsEveryLoadBalancerWithoutWrites() {
+    void aRestartAfterTheJournalWasLostAdoptsEveryLoadBalancerAndRemoteEndpointWithoutWrites() {
         demoOnce("state");
 
         assertThat(demoOnce("fresh-state").out())
-                .contains("--- sync 1: 0 created, 0 modified, 0 deleted, 10 adopted");
+                .contains("--- sync 1: 0 created, 0 modified, 0 deleted, 14 adopted");
     }
 }

@@ -86,6 +86,7 @@ class ProxyAgentIT {
 
         harness.stopAgent();
         Files.delete(stateDir.resolve(OwnershipJournal.FILE_NAME));
+        Files.deleteIfExists(stateDir.resolve(OwnershipJournal.LOG_NAME));
         harness.hns.journal().reset();
         harness.startAgent();
         Eventually.await(AgentHarness.TIMEOUT, "sync after a restart that lost the journal",
