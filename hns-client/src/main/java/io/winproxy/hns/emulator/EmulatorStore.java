@@ -39,11 +39,11 @@ final class EmulatorStore {
     /** Network key -> its endpoints' keys, in creation order. */
     private final Map<String, Set<String>> endpointsByNetwork = new HashMap<>();
     /** Network key -> IP text -> keys of that network's endpoints with that IP. */
-    private final Map<String, Map<String, Set<String>>> endpointsByIp = new HashMap<>();
+    private final Map<String, CompactMultimap<String>> endpointsByIp = new HashMap<>();
     /** Network key -> the IPv4 addresses its endpoints use. */
     private final Map<String, AddressSet> usedIpv4 = new HashMap<>();
     /** Endpoint key -> keys of the load balancers referencing it. */
-    private final Map<String, Set<String>> referencingLoadBalancers = new HashMap<>();
+    private final CompactMultimap<String> referencingLoadBalancers = new CompactMultimap<>();
     /** Occupied frontend -> keys of the load balancers occupying it. */
     private final Map<Frontend, Set<String>> frontends = new HashMap<>();
 
@@ -202,7 +202,8 @@ final class EmulatorStore {
 
     /** The endpoints of one network that have {@code ip} (exact text) among their addresses. */
     List<HostComputeEndpoint> endpointsWithIp(String networkId, String ip) {
-        Set<String> keys = endpointsByIp.getOrDefault(key(networkId), Map.of()).getOrDefault(ip, Set.of());
+        CompactMultimap<String> byIp = endpointsByIp.get(key(networkId));
+        List<String> keys = byIp == null ? List.of() : byIp.get(ip);
         List<HostComputeEndpoint> out = new ArrayList<>(keys.size());
         for (String k : keys) {
             out.add(endpoints.get(k));
@@ -218,7 +219,7 @@ final class EmulatorStore {
 
     /** The load balancers that reference an endpoint, in the order they started to. */
     List<HostComputeLoadBalancer> loadBalancersReferencing(String endpointId) {
-        Set<String> keys = referencingLoadBalancers.getOrDefault(key(endpointId), Set.of());
+        List<String> keys = referencingLoadBalancers.get(key(endpointId));
         List<HostComputeLoadBalancer> out = new ArrayList<>(keys.size());
         for (String k : keys) {
             out.add(loadBalancers.get(k));
@@ -326,10 +327,13 @@ final class EmulatorStore {
         }
         String net = key(e.hostComputeNetwork());
         endpointsByNetwork.computeIfAbsent(net, x -> new LinkedHashSet<>()).add(k);
-        Map<String, Set<String>> byIp = endpointsByIp.computeIfAbsent(net, x -> new HashMap<>());
+        CompactMultimap<String> byIp = endpointsByIp.computeIfAbsent(net, x -> new CompactMultimap<>());
         for (String ip : e.ipAddresses()) {
-            byIp.computeIfAbsent(ip, x -> new LinkedHashSet<>(2)).add(k);
-            Ipv4.parse(ip).ifPresent(a -> usedIpv4.computeIfAbsent(net, x -> new AddressSet()).add(a));
+            byIp.add(ip, k);
+            // Only local endpoints take addresses from the network's IPAM; remote ones name another node's pods.
+            if (!e.isRemote()) {
+                Ipv4.parse(ip).ifPresent(a -> usedIpv4.computeIfAbsent(net, x -> new AddressSet()).add(a));
+            }
         }
     }
 
@@ -349,19 +353,13 @@ final class EmulatorStore {
                 endpointsByNetwork.remove(net);
             }
         }
-        Map<String, Set<String>> byIp = endpointsByIp.get(net);
+        CompactMultimap<String> byIp = endpointsByIp.get(net);
         for (String ip : old.ipAddresses()) {
             if (byIp != null) {
-                Set<String> withIp = byIp.get(ip);
-                if (withIp != null) {
-                    withIp.remove(k);
-                    if (withIp.isEmpty()) {
-                        byIp.remove(ip);
-                    }
-                }
+                byIp.remove(ip, k);
             }
             AddressSet used = usedIpv4.get(net);
-            if (used != null) {
+            if (used != null && !old.isRemote()) {
                 Ipv4.parse(ip).ifPresent(used::remove);
             }
         }
@@ -381,7 +379,7 @@ final class EmulatorStore {
             unindex(k, old);
         }
         for (String ep : lb.hostComputeEndpoints()) {
-            referencingLoadBalancers.computeIfAbsent(key(ep), x -> new LinkedHashSet<>(4)).add(k);
+            referencingLoadBalancers.add(key(ep), k);
         }
         for (Frontend f : Frontend.of(lb)) {
             frontends.computeIfAbsent(f, x -> new LinkedHashSet<>(2)).add(k);
@@ -397,14 +395,7 @@ final class EmulatorStore {
 
     private void unindex(String k, HostComputeLoadBalancer old) {
         for (String ep : old.hostComputeEndpoints()) {
-            String e = key(ep);
-            Set<String> refs = referencingLoadBalancers.get(e);
-            if (refs != null) {
-                refs.remove(k);
-                if (refs.isEmpty()) {
-                    referencingLoadBalancers.remove(e);
-                }
-            }
+            referencingLoadBalancers.remove(key(ep), k);
         }
         for (Frontend f : Frontend.of(old)) {
             Set<String> owners = frontends.get(f);

@@ -1,9 +1,12 @@
 package io.winproxy.agent.dataplane;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -19,7 +22,13 @@ final class DriftSampler {
     private final Duration period;
     private final int maxPerSync;
     private final LongSupplier nanoTime;
-    private final LinkedHashSet<String> queue = new LinkedHashSet<>();
+    /**
+     * The rotation. An ArrayDeque, not a set: 100,000 owned objects cost 100,000 references, not 100,000 map
+     * entries. An ID may be in it twice (tracked again after a modify); {@link #next} drops repeats it meets, and the
+     * queue is de-duplicated when it grows past twice the IDs it has seen owned.
+     */
+    private final ArrayDeque<String> queue = new ArrayDeque<>();
+    private int lastOwned;
     private double credit;
     private long lastNanos;
     private boolean started;
@@ -30,14 +39,19 @@ final class DriftSampler {
         this.nanoTime = nanoTime;
     }
 
-    /** Adds an object to the rotation (at the end) if it is not in it yet. */
+    /** Adds an object to the rotation (at the end). */
     void track(String id) {
-        queue.add(id);
+        queue.addLast(id);
+        if (queue.size() > 2 * Math.max(1024, lastOwned)) {
+            LinkedHashSet<String> distinct = new LinkedHashSet<>(queue);
+            queue.clear();
+            queue.addAll(distinct);
+            lastOwned = distinct.size();
+        }
     }
 
-    /** Removes an object from the rotation. */
+    /** Removes an object from the rotation: lazily, {@link #next} skips IDs that are no longer owned. */
     void forget(String id) {
-        queue.remove(id);
     }
 
     /**
@@ -58,11 +72,13 @@ final class DriftSampler {
         }
         int budget = period.isZero() ? maxPerSync : (int) Math.floor(credit);
         List<String> out = new ArrayList<>(Math.min(budget, queue.size()));
-        var it = queue.iterator();
-        while (out.size() < budget && it.hasNext()) {
-            String id = it.next();
-            it.remove();
-            if (stillOwned.test(id)) {
+        Set<String> taken = new HashSet<>();
+        int looked = 0;
+        int size = queue.size();
+        while (out.size() < budget && looked < size) {
+            String id = queue.pollFirst();
+            looked++;
+            if (stillOwned.test(id) && taken.add(id)) {
                 out.add(id);
             }
         }

@@ -56,8 +56,13 @@ public final class HnsDataplane {
     private String sourceVip = "";
 
     private HostComputeNetwork network;
-    /** Every endpoint of the network by lower-case ID, in the order first seen (read, journaled or created). */
+    /**
+     * The endpoints winproxy does not own, by lower-case ID, as read once (in the order first seen). Owned remote
+     * endpoints are not kept here: the journal describes them, and each observe derives their view from it.
+     */
     private final Map<String, ObservedEndpoint> endpoints = new LinkedHashMap<>();
+    /** Every endpoint as the last {@link #observe} saw it (read ones, then owned ones), until {@link #apply}. */
+    private List<ObservedEndpoint> lastObserved = List.of();
     /** The documents read of endpoints winproxy does not own (CNI local endpoints, unowned remote ones). */
     private final Map<String, HostComputeEndpoint> endpointDocs = new LinkedHashMap<>();
     /** The documents read of load balancers not described by a journal fingerprint. */
@@ -65,6 +70,8 @@ public final class HnsDataplane {
     /** Owned load balancers as the journal describes them, by lower-case ID. */
     private final Map<String, ObservedLoadBalancer> journaled = new HashMap<>();
     private List<String> lbIds = List.of();
+    /** Whether the owned endpoints of the journal were put into the drift rotation (by the first observe). */
+    private boolean driftSeeded;
 
     /**
      * A dataplane with the default drift budget and random IDs.
@@ -115,8 +122,8 @@ public final class HnsDataplane {
     }
 
     /**
-     * The documents of the network's endpoints that winproxy does not own (the CNI's local endpoints among them), as
-     * read once and kept by ID. Owned remote endpoints are described by the journal, not read.
+     * The documents of the network's local endpoints (the CNI's, and the source-VIP endpoint), as read once and kept
+     * by ID. Remote endpoints are described by the journal (owned ones) or by what was read of them.
      */
     public List<HostComputeEndpoint> endpoints() {
         return List.copyOf(endpointDocs.values());
@@ -166,10 +173,14 @@ public final class HnsDataplane {
             readForDrift(id, drifted, driftedEndpoints, ipsById);
         }
 
-        List<ObservedEndpoint> observedEndpoints = new ArrayList<>(endpoints.size());
-        for (ObservedEndpoint ep : endpoints.values()) {
-            observedEndpoints.add(driftedEndpoints.getOrDefault(ep.id(), ep));
-        }
+        List<ObservedEndpoint> observedEndpoints = new ArrayList<>(endpoints.size()
+                + journal.remoteEndpointCount());
+        observedEndpoints.addAll(endpoints.values());
+        journal.forEachRemoteEndpoint((id, entry) -> {
+            ObservedEndpoint read = driftedEndpoints.get(id);
+            observedEndpoints.add(read != null ? read : HcnTranslator.toObserved(id, entry));
+        });
+        lastObserved = observedEndpoints;
         List<ObservedLoadBalancer> observedLbs = new ArrayList<>(lbIds.size());
         for (String id : lbIds) {
             ObservedLoadBalancer known = drifted.get(id);
@@ -193,6 +204,10 @@ public final class HnsDataplane {
 
     private void observeEndpoints(HostComputeNetwork current) {
         Set<String> ids = lowerSet(hns.listEndpointIds(current.id()));
+        // The first observe puts the owned endpoints of the journal into the drift rotation; later ones join it
+        // when winproxy creates or adopts them.
+        boolean seedDrift = !driftSeeded;
+        driftSeeded = true;
         endpoints.keySet().retainAll(ids);
         endpointDocs.keySet().retainAll(ids);
         List<String> gone = journal.ownership().remoteEndpointIds().stream().filter(id -> !ids.contains(id)).toList();
@@ -205,20 +220,26 @@ public final class HnsDataplane {
             if (endpoints.containsKey(id)) {
                 continue;
             }
-            Optional<OwnershipJournal.RemoteEndpointEntry> owned = journal.remoteEndpoint(id);
-            if (owned.isPresent()) {
-                endpoints.put(id, HcnTranslator.toObserved(id, owned.get()));
-                drift.track(id);
+            if (journal.ownsRemoteEndpoint(id)) {
+                if (seedDrift) {
+                    drift.track(id);
+                }
                 continue;
             }
             hns.getEndpoint(id).ifPresent(this::remember);
         }
     }
 
-    /** Keeps the document of an endpoint winproxy does not own. */
+    /**
+     * Keeps what was read of an endpoint winproxy does not own: the policy view, and the whole document of a local
+     * endpoint (the node network is built from those). A remote one's document is not kept: at 100,000 endpoints
+     * that would be tens of megabytes for nothing.
+     */
     void remember(HostComputeEndpoint doc) {
         ObservedEndpoint observed = HcnTranslator.toObserved(doc);
-        endpointDocs.put(observed.id(), doc);
+        if (!doc.isRemote()) {
+            endpointDocs.put(observed.id(), doc);
+        }
         endpoints.put(observed.id(), observed);
     }
 
@@ -239,9 +260,10 @@ public final class HnsDataplane {
             Optional<OwnershipJournal.LoadBalancerEntry> entry = journal.loadBalancer(id);
             ObservedLoadBalancer fromJournal = entry.map(e -> journaled(id, e)).orElse(null);
             if (fromJournal != null) {
-                journaled.put(id, fromJournal);
+                if (journaled.put(id, fromJournal) == null) {
+                    drift.track(id);
+                }
                 lbDocs.remove(id);
-                drift.track(id);
                 continue;
             }
             journaled.remove(id);
@@ -281,9 +303,10 @@ public final class HnsDataplane {
                 String pa = read.providerAddress().isEmpty() ? ep.get().providerAddress() : read.providerAddress();
                 ObservedEndpoint seen = new ObservedEndpoint(id, read.ips(), read.remote(), pa,
                         ep.get().macAddress());
-                if (!seen.equals(endpoints.get(id))) {
+                ObservedEndpoint written = HcnTranslator.toObserved(id, ep.get());
+                if (!seen.equals(written)) {
                     logger.warn("Owned remote endpoint {} changed behind winproxy's back ({} -> {}); repairing",
-                            id, endpoints.get(id), seen);
+                            id, written, seen);
                 }
                 eps.put(id, seen);
             });
@@ -291,8 +314,9 @@ public final class HnsDataplane {
     }
 
     private Map<String, List<String>> ipsById() {
-        Map<String, List<String>> out = new HashMap<>(endpoints.size() * 2);
+        Map<String, List<String>> out = new HashMap<>((endpoints.size() + journal.remoteEndpointCount()) * 2);
         endpoints.forEach((id, ep) -> out.put(id, ep.ips()));
+        journal.forEachRemoteEndpoint((id, entry) -> out.put(id, List.of(entry.ip())));
         return out;
     }
 
@@ -320,19 +344,20 @@ public final class HnsDataplane {
         if (network == null) {
             throw new IllegalStateException("apply before observe");
         }
-        return executor.apply(plan, network.id(), new ArrayList<>(endpoints.values()));
+        List<ObservedEndpoint> observed = lastObserved;
+        lastObserved = List.of();
+        return executor.apply(plan, network.id(), observed);
     }
 
     // ---- callbacks of the executor: keep the host model current without re-reading it -----------------------
 
     void created(ObservedEndpoint endpoint) {
-        endpoints.put(endpoint.id(), endpoint);
         drift.track(endpoint.id());
     }
 
     void adoptedEndpoint(ObservedEndpoint endpoint) {
         endpointDocs.remove(endpoint.id());
-        endpoints.put(endpoint.id(), endpoint);
+        endpoints.remove(endpoint.id());
         drift.track(endpoint.id());
     }
 
@@ -342,9 +367,9 @@ public final class HnsDataplane {
         drift.forget(id);
     }
 
+    /** A load balancer winproxy wrote or adopted: its journal entry describes it from now on. */
     void wroteLoadBalancer(String id) {
         lbDocs.remove(id);
-        drift.track(id);
     }
 
     void deletedLoadBalancer(String id) {

@@ -137,7 +137,7 @@ public final class OwnershipJournal {
                     doc.loadBalancers().forEach((id, e) -> loadBalancers.put(normalize(id), e));
                 }
                 if (doc.remoteEndpoints() != null) {
-                    doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(normalize(id), e));
+                    doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(normalize(id), shared(e)));
                 }
             } catch (IOException e) {
                 logger.warn("Ownership journal {} is unreadable ({}); starting empty, existing objects will be "
@@ -168,6 +168,14 @@ public final class OwnershipJournal {
         }
     }
 
+    /** One instance per distinct provider address (a node's IP, shared by all its pods' endpoints). */
+    private final Map<String, String> providerAddresses = new HashMap<>();
+
+    private RemoteEndpointEntry shared(RemoteEndpointEntry e) {
+        String pa = providerAddresses.computeIfAbsent(e.providerAddress(), k -> k);
+        return pa == e.providerAddress() ? e : new RemoteEndpointEntry(e.ip(), pa, e.macAddress());
+    }
+
     private void replay(Change change) {
         String id = normalize(change.id());
         if ("lb".equals(change.kind())) {
@@ -180,7 +188,7 @@ public final class OwnershipJournal {
             if (change.ep() == null) {
                 remoteEndpoints.remove(id);
             } else {
-                remoteEndpoints.put(id, change.ep());
+                remoteEndpoints.put(id, shared(change.ep()));
             }
         }
     }
@@ -254,6 +262,11 @@ public final class OwnershipJournal {
     /** Owned remote endpoints by lower-case ID, sorted (a copy). */
     public Map<String, RemoteEndpointEntry> remoteEndpoints() {
         return new TreeMap<>(remoteEndpoints);
+    }
+
+    /** Calls {@code action} with every owned remote endpoint (lower-case ID), without copying the journal. */
+    public void forEachRemoteEndpoint(java.util.function.BiConsumer<String, RemoteEndpointEntry> action) {
+        remoteEndpoints.forEach(action);
     }
 
     public int loadBalancerCount() {
