@@ -1,7 +1,8 @@
 package io.winproxy.policy.desired;
 
 import io.winproxy.policy.model.ServicePortName;
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +55,7 @@ public final class DesiredState {
     private final Changes changes;
     private final Object token;
     private final Object previousToken;
-    // made on first use; a racy but safe publication: each is an immutable JDK collection
+    // made on first use; a racy but safe publication: each is immutable and reached through final fields
     private List<DesiredLoadBalancer> loadBalancers;
     private List<DesiredRemoteEndpoint> remoteEndpoints;
     private Map<LoadBalancerKey, DesiredLoadBalancer> listedByKey;
@@ -92,11 +93,12 @@ public final class DesiredState {
     public List<DesiredLoadBalancer> loadBalancers() {
         List<DesiredLoadBalancer> out = loadBalancers;
         if (out == null) {
-            List<DesiredLoadBalancer> all = new ArrayList<>(loadBalancersByKey.size());
+            Object[] all = new Object[loadBalancersByKey.size()];
+            int n = 0;
             for (DesiredAssembler.Contribution share : shares) {
-                all.addAll(share.loadBalancers());
+                n = copy(share.loadBalancers(), all, n);
             }
-            out = List.copyOf(all);
+            out = list(all, n);
             loadBalancers = out;
         }
         return out;
@@ -106,17 +108,34 @@ public final class DesiredState {
     public List<DesiredRemoteEndpoint> remoteEndpoints() {
         List<DesiredRemoteEndpoint> out = remoteEndpoints;
         if (out == null) {
-            List<DesiredRemoteEndpoint> all = new ArrayList<>(remoteEndpointsByIp.size());
+            Object[] all = new Object[remoteEndpointsByIp.size()];
+            int n = 0;
             for (DesiredAssembler.Contribution share : shares) {
-                all.addAll(share.clusterIpEndpoints());
+                n = copy(share.clusterIpEndpoints(), all, n);
             }
             for (DesiredAssembler.Contribution share : shares) {
-                all.addAll(share.backendEndpoints());
+                n = copy(share.backendEndpoints(), all, n);
             }
-            out = List.copyOf(all);
+            out = list(all, n);
             remoteEndpoints = out;
         }
         return out;
+    }
+
+    private static int copy(List<?> from, Object[] to, int at) {
+        for (int i = 0; i < from.size(); i++) {
+            to[at + i] = from.get(i);
+        }
+        return at + from.size();
+    }
+
+    /** An unmodifiable list of the array (one per key or IP, so exactly full). */
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> list(Object[] all, int n) {
+        if (n != all.length) {
+            throw new IllegalStateException("assembled " + n + " entries for " + all.length + " keys");
+        }
+        return (List<T>) Collections.unmodifiableList(Arrays.asList(all));
     }
 
     /** The warnings: input warnings first, then per service port, without repeats. */

@@ -88,18 +88,47 @@ final class RemoteEndpointIndex {
      */
     Set<String> decide() {
         Set<String> changed = new HashSet<>();
-        for (String ip : fresh ? new ArrayList<>(ips.keySet()) : dirty) {
-            if (decide(ip) && !fresh) {
+        if (fresh) {
+            List<String> keys = new ArrayList<>(ips.size());
+            List<DesiredRemoteEndpoint> values = new ArrayList<>(ips.size());
+            ips.forEach((ip, refs) -> { // every entry is in use: nothing is removed
+                if (provide(ip, refs)) {
+                    keys.add(ip);
+                    values.add(refs.provided);
+                }
+            });
+            byIp.putAll(keys, values);
+            fresh = false;
+            return changed;
+        }
+        for (String ip : dirty) {
+            if (decide(ip, ips.get(ip))) {
                 changed.add(ip);
             }
         }
-        fresh = false;
         dirty = new HashSet<>(); // not clear(): that costs the set's largest capacity
         return changed;
     }
 
-    private boolean decide(String ip) {
-        IpRefs refs = ips.get(ip);
+    /** Decides the provider of an IP; returns true when the IP's remote endpoint changed. */
+    private boolean decide(String ip, IpRefs refs) {
+        Port before = refs.provider;
+        if (!provide(ip, refs)) {
+            return false;
+        }
+        if (before != null) {
+            providerChanged.accept(before);
+        }
+        if (refs.provider != null) {
+            providerChanged.accept(refs.provider);
+        }
+        DesiredRemoteEndpoint provided = refs.provided;
+        DesiredRemoteEndpoint was = provided == null ? byIp.remove(ip) : byIp.put(ip, provided);
+        return !Objects.equals(was, provided);
+    }
+
+    /** Sets the provider of an IP; true when it (or the endpoint instance it provides) changed. */
+    private boolean provide(String ip, IpRefs refs) {
         Port provider = null;
         DesiredRemoteEndpoint provided = null;
         if (refs.clusterIpPorts.length > 0) {
@@ -115,16 +144,9 @@ final class RemoteEndpointIndex {
         if (provider == refs.provider && provided == refs.provided) {
             return false;
         }
-        if (refs.provider != null) {
-            providerChanged.accept(refs.provider);
-        }
-        if (provider != null) {
-            providerChanged.accept(provider);
-        }
         refs.provider = provider;
         refs.provided = provided;
-        DesiredRemoteEndpoint before = provided == null ? byIp.remove(ip) : byIp.put(ip, provided);
-        return !Objects.equals(before, provided);
+        return true;
     }
 
     /** True when {@code port} provides {@code ep} (this very instance of its result). */

@@ -61,6 +61,28 @@ class PersistentMapTest {
     }
 
     @Test
+    void putAllEqualsPutsOneByOne() {
+        List<String> keys = new ArrayList<>();
+        List<Integer> values = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            keys.add("10.244." + (i / 250) + "." + (i % 250));
+            values.add(i);
+        }
+        keys.add("10.244.0.0");
+        values.add(-1); // a repeated key: the later value wins, as with put
+        PersistentMap.Editor<String, Integer> editor = PersistentMap.<String, Integer>empty().editor();
+        editor.put("other", 7);
+        editor.putAll(keys, values);
+        PersistentMap<String, Integer> map = editor.snapshot();
+        assertThat(map.size()).isEqualTo(5001);
+        assertThat(map.get("other")).isEqualTo(7);
+        assertThat(map.get("10.244.0.0")).isEqualTo(-1);
+        for (int i = 1; i < 5000; i++) {
+            assertThat(map.get(keys.get(i))).isEqualTo(i);
+        }
+    }
+
+    @Test
     void anEditorFromASnapshotLeavesItAlone() {
         PersistentMap.Editor<String, String> editor = PersistentMap.<String, String>empty().editor();
         editor.put("a", "1");
