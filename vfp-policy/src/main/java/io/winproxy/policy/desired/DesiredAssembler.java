@@ -48,6 +48,8 @@ final class DesiredAssembler {
         final ServicePortName name;
         ServicePortInfo service;
         List<EndpointInfo> endpoints;
+        /** The hash codes of the endpoints' IPs, for {@link #portsWithEndpoints} to scan without visiting each. */
+        int[] endpointHashes;
         ServicePortPolicy.Result result;
         Contribution contribution = Contribution.NONE;
         boolean removed;
@@ -96,6 +98,28 @@ final class DesiredAssembler {
         return ports.get(name);
     }
 
+    /**
+     * The live ports with an endpoint (ready or not) at one of {@code ips}: one pass over the IP hash codes of every
+     * port, visiting the endpoints only of a port with a matching hash.
+     */
+    Set<ServicePortName> portsWithEndpoints(Set<String> ips) {
+        Set<ServicePortName> out = new HashSet<>();
+        if (ips.isEmpty()) {
+            return out;
+        }
+        int[] hashes = ips.stream().mapToInt(String::hashCode).sorted().toArray();
+        for (Port port : ports.values()) {
+            for (int hash : port.endpointHashes) {
+                if (Arrays.binarySearch(hashes, hash) >= 0
+                        && port.endpoints.stream().anyMatch(ep -> ips.contains(ep.ip()))) {
+                    out.add(port.name);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     /** The names of every live port (a copy). */
     List<ServicePortName> names() {
         return new ArrayList<>(ports.keySet());
@@ -111,16 +135,26 @@ final class DesiredAssembler {
             added.add(port);
         } else if (port.result.equals(result)) {
             port.service = service;
-            port.endpoints = endpoints;
+            setEndpoints(port, endpoints);
             return;
         } else {
             retract(port);
         }
         port.service = service;
-        port.endpoints = endpoints;
+        setEndpoints(port, endpoints);
         port.result = result;
         enter(port);
         markDirty(port);
+    }
+
+    private static void setEndpoints(Port port, List<EndpointInfo> endpoints) {
+        if (port.endpoints != endpoints) {
+            port.endpoints = endpoints;
+            port.endpointHashes = new int[endpoints.size()];
+            for (int i = 0; i < endpoints.size(); i++) {
+                port.endpointHashes[i] = endpoints.get(i).ip().hashCode();
+            }
+        }
     }
 
     /** Removes a service port that is gone. */

@@ -7,6 +7,7 @@ import io.winproxy.policy.spi.LoadBalancerFeature;
 import io.winproxy.policy.tracking.EndpointsMap;
 import io.winproxy.policy.tracking.ProxyState;
 import io.winproxy.policy.tracking.ServicePortMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * the {@link DesiredAssembler} keeps the assembled state, updated by the changed ports only. Given the same
  * {@link ProxyState} as the last call, only the service ports it reports as changed since then are looked at
  * ({@link ProxyState#changedServicePortsSince}); otherwise every port is compared with its memo. So the work of a sync
- * is proportional to the change. A change of the {@link NodeNetwork} (e.g. a new local endpoint) recomputes
- * everything.
+ * is proportional to the change. When only the node network's local endpoint IPs changed (a pod came or went on this
+ * node), the service ports with an endpoint at such an IP are recomputed, found by one pass over the endpoint lists;
+ * any other change of the {@link NodeNetwork} recomputes everything.
  *
  * <p>Not thread-safe: one instance per sync thread. Pure: no I/O, no clock.
  */
@@ -56,7 +58,7 @@ public final class PolicyCalculator {
     /** Computes the desired state of everything in {@code state} (its input warnings included). */
     public DesiredState calculate(ProxyState state, NodeNetwork node) {
         Set<ServicePortName> candidates = null;
-        if (state == lastState && sameNode(node)) {
+        if (state == lastState) {
             candidates = state.changedServicePortsSince(lastGeneration).orElse(null);
         }
         DesiredState out = calculate(state.services(), state.endpoints(), state.warnings(), node, candidates);
@@ -79,17 +81,23 @@ public final class PolicyCalculator {
     /** {@code candidates}: the service ports that may have changed, or null to compare every one. */
     private DesiredState calculate(ServicePortMap services, EndpointsMap endpoints, List<PolicyWarning> inputWarnings,
                                    NodeNetwork node, Set<ServicePortName> candidates) {
+        Set<ServicePortName> forced = Set.of();
         if (assembler == null || !sameNode(node)) {
-            assembler = new DesiredAssembler();
+            Set<String> moved = assembler == null ? null : movedLocalEndpoints(lastNode, node);
+            if (moved == null) {
+                assembler = new DesiredAssembler();
+                candidates = null;
+            } else {
+                forced = assembler.portsWithEndpoints(moved);
+            }
             policy = new ServicePortPolicy(node, config, features);
             lastNode = node;
-            candidates = null;
         }
         int recomputed = 0;
         Map<ServicePortName, ServicePortInfo> all = services.asMap();
         if (candidates == null) {
             for (ServicePortInfo svc : all.values()) {
-                recomputed += update(svc.name(), svc, endpoints);
+                recomputed += update(svc.name(), svc, endpoints, forced.contains(svc.name()));
             }
             for (ServicePortName name : assembler.names()) {
                 if (!all.containsKey(name)) {
@@ -97,12 +105,14 @@ public final class PolicyCalculator {
                 }
             }
         } else {
-            for (ServicePortName name : candidates) {
+            Set<ServicePortName> names = new HashSet<>(candidates);
+            names.addAll(forced);
+            for (ServicePortName name : names) {
                 ServicePortInfo svc = all.get(name);
                 if (svc == null) {
                     assembler.remove(name);
                 } else {
-                    recomputed += update(name, svc, endpoints);
+                    recomputed += update(name, svc, endpoints, forced.contains(name));
                 }
             }
         }
@@ -112,11 +122,11 @@ public final class PolicyCalculator {
         return assembler.snapshot(inputWarnings);
     }
 
-    /** Recomputes one service port unless its memo is still valid; returns 1 when recomputed. */
-    private int update(ServicePortName name, ServicePortInfo svc, EndpointsMap endpoints) {
+    /** Recomputes one service port unless {@code force} is false and its memo is valid; 1 when recomputed. */
+    private int update(ServicePortName name, ServicePortInfo svc, EndpointsMap endpoints, boolean force) {
         List<EndpointInfo> eps = endpoints.get(name);
         DesiredAssembler.Port port = assembler.port(name);
-        if (port != null && (port.service == svc || port.service.equals(svc))
+        if (!force && port != null && (port.service == svc || port.service.equals(svc))
                 && (port.endpoints == eps || port.endpoints.equals(eps))) {
             return 0;
         }
@@ -126,6 +136,25 @@ public final class PolicyCalculator {
 
     private boolean sameNode(NodeNetwork node) {
         return node == lastNode || node.equals(lastNode);
+    }
+
+    /**
+     * The IPs that became or stopped being local HNS endpoints when the node network changed from {@code before}
+     * to {@code after} and nothing else about it changed; null when something else changed. A service port's policy
+     * depends on the local endpoint IPs only through its own endpoints' IPs (the SPI's features are assumed not to
+     * look at them), so only the ports with such an endpoint need recomputing.
+     */
+    static Set<String> movedLocalEndpoints(NodeNetwork before, NodeNetwork after) {
+        NodeNetwork same = new NodeNetwork(before.networkType(), before.networkName(), before.nodeName(),
+                before.zone(), before.nodeIps(), before.sourceVip(), before.hostMac(), before.remoteSubnets(),
+                after.localEndpointIps(), before.rootEndpointIps());
+        if (!same.equals(after)) {
+            return null;
+        }
+        Set<String> moved = new HashSet<>();
+        before.localEndpointIps().stream().filter(ip -> !after.localEndpointIps().contains(ip)).forEach(moved::add);
+        after.localEndpointIps().stream().filter(ip -> !before.localEndpointIps().contains(ip)).forEach(moved::add);
+        return moved;
     }
 
     /** How many service ports the last {@code calculate} recomputed (the rest came from the memo). */

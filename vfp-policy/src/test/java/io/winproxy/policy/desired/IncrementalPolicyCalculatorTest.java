@@ -83,8 +83,11 @@ class IncrementalPolicyCalculatorTest {
                 }
             }
             cluster.apply();
-            if (cluster.random.nextInt(20) == 0) {
-                cluster.moveNode();
+            if (cluster.random.nextInt(10) == 0) {
+                cluster.moveLocalEndpoint();
+            }
+            if (cluster.random.nextInt(30) == 0) {
+                cluster.renumberNode();
             }
             DesiredState state = calculator.calculate(cluster.state, cluster.node());
             DesiredState expected = reference(cluster.state, cluster.node(), config, features);
@@ -146,16 +149,28 @@ class IncrementalPolicyCalculatorTest {
     }
 
     @Test
-    void aNewNodeNetworkSaysEverythingChanged() {
+    void aNewNodeNetworkSaysEverythingChangedUnlessOnlyItsLocalEndpointsDid() {
         Cluster cluster = new Cluster(new Random(2), false);
         cluster.putService(Svc.svc("a", "web").clusterIp("10.96.0.1").port("http", 80, 8080).build());
+        cluster.putService(Svc.svc("a", "api").clusterIp("10.96.0.2").port("http", 80, 8080).build());
+        cluster.putSlice(Slice.slice("a", "web-1", "web").port("http", 8080).ready("10.244.0.7", NODE).build());
         cluster.apply();
         PolicyCalculator calculator = new PolicyCalculator(PolicyConfig.defaults(), List.of());
         DesiredState first = calculator.calculate(cluster.state, cluster.node());
-        cluster.moveNode();
+        assertThat(first.loadBalancers()).as("10.244.0.7 has no HNS endpoint yet").isEmpty();
+
+        cluster.moveLocalEndpoint(); // the CNI made the HNS endpoint of 10.244.0.7
         DesiredState second = calculator.calculate(cluster.state, cluster.node());
-        assertThat(second.changes()).isEqualTo(DesiredState.Changes.EVERYTHING);
-        assertThat(second.follows(first)).isFalse();
+        assertThat(calculator.lastRecomputedCount()).as("only the port with that endpoint").isEqualTo(1);
+        assertThat(second.follows(first)).isTrue();
+        assertThat(second.loadBalancers()).singleElement().satisfies(lb -> assertThat(lb.backends())
+                .containsExactly("10.244.0.7"));
+
+        cluster.renumberNode();
+        DesiredState third = calculator.calculate(cluster.state, cluster.node());
+        assertThat(third.changes()).isEqualTo(DesiredState.Changes.EVERYTHING);
+        assertThat(third.follows(second)).isFalse();
+        assertThat(calculator.lastRecomputedCount()).isEqualTo(2);
     }
 
     @Test
@@ -273,6 +288,8 @@ class IncrementalPolicyCalculatorTest {
         final Map<String, ServiceInfo> currentServices = new TreeMap<>();
         final Map<String, EndpointSliceInfo> currentSlices = new TreeMap<>();
         boolean thirdLocal;
+        boolean reusedLocal;
+        boolean renumbered;
         NodeNetwork node;
 
         Cluster(Random random, boolean l2bridge) {
@@ -285,9 +302,22 @@ class IncrementalPolicyCalculatorTest {
             return node;
         }
 
-        /** The node's third pod gets (or loses) its HNS endpoint: a new node network. */
-        void moveNode() {
-            thirdLocal = !thirdLocal;
+        /**
+         * A local HNS endpoint comes or goes: the node's third pod, or sometimes the IP of a remote pod (an IP that
+         * moved to this node).
+         */
+        void moveLocalEndpoint() {
+            if (random.nextInt(3) == 0) {
+                reusedLocal = !reusedLocal;
+            } else {
+                thirdLocal = !thirdLocal;
+            }
+            node = buildNode();
+        }
+
+        /** Another node gets a new provider address: a new node network in more than its local endpoints. */
+        void renumberNode() {
+            renumbered = !renumbered;
             node = buildNode();
         }
 
@@ -297,12 +327,18 @@ class IncrementalPolicyCalculatorTest {
                     .rootEndpoint("10.244.0.1").zone("zone-a");
             if (l2bridge) {
                 b.nodeIp("fd00::1").localEndpoint("fd00:244::5");
+                if (renumbered) {
+                    b.rootEndpoint("10.244.0.9");
+                }
             } else {
                 b.hostMac("00-15-5d-00-00-01").remoteSubnet("10.244.1.0/24", "10.0.0.2")
-                        .remoteSubnet("10.244.2.0/24", "10.0.0.3");
+                        .remoteSubnet("10.244.2.0/24", renumbered ? "10.0.0.4" : "10.0.0.3");
             }
             if (thirdLocal) {
                 b.localEndpoint("10.244.0.7");
+            }
+            if (reusedLocal) {
+                b.localEndpoint("10.244.1.6");
             }
             return b.build();
         }
