@@ -30,7 +30,9 @@ public final class DesiredState {
      * @param servicePorts      the service ports whose share of the state changed: load balancers, remote endpoints
      *                          or warnings (including ports that appeared or went away)
      * @param loadBalancerKeys  the keys whose desired load balancer appeared, went away or differs
-     * @param remoteEndpointIps the IPs whose desired remote endpoint appeared, went away or differs
+     * @param remoteEndpointIps the IPs whose desired remote endpoint appeared, went away or differs. A load balancer
+     *                          with such a backend IP may need its backends resolved again on the host (e.g. the IP
+     *                          is now a local endpoint, or a new provider address) even when its key is not listed
      */
     public record Changes(boolean everything, Set<ServicePortName> servicePorts, Set<LoadBalancerKey> loadBalancerKeys,
                           Set<String> remoteEndpointIps) {
