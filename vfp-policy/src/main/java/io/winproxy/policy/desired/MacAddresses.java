@@ -18,15 +18,17 @@ public final class MacAddresses {
      */
     public static String conjure(String ip) {
         Optional<byte[]> bytes = IpAddresses.parse(ip);
-        if (bytes.isEmpty()) {
-            return FALLBACK;
+        return bytes.isEmpty() ? FALLBACK : conjure(bytes.get());
+    }
+
+    /** {@link #conjure(String)} of a parsed IP (4 or 16 bytes). */
+    static String conjure(byte[] b) {
+        char[] mac = {'0', '2', '-', '1', '1', '-', 0, 0, '-', 0, 0, '-', 0, 0, '-', 0, 0};
+        for (int k = 0; k < 4; k++) {
+            int i = b.length == 4 ? k : 15 - k;
+            mac[6 + 3 * k] = HEX[(b[i] >> 4) & 0xf];
+            mac[7 + 3 * k] = HEX[b[i] & 0xf];
         }
-        byte[] b = bytes.get();
-        int[] pick = b.length == 4 ? new int[] {0, 1, 2, 3} : new int[] {15, 14, 13, 12};
-        StringBuilder sb = new StringBuilder(17).append("02-11");
-        for (int i : pick) {
-            sb.append('-').append(HEX[(b[i] >> 4) & 0xf]).append(HEX[b[i] & 0xf]);
-        }
-        return sb.toString();
+        return new String(mac);
     }
 }

@@ -7,12 +7,7 @@ import io.winproxy.policy.spi.LoadBalancerFeature;
 import io.winproxy.policy.tracking.EndpointsMap;
 import io.winproxy.policy.tracking.ProxyState;
 import io.winproxy.policy.tracking.ServicePortMap;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,26 +20,27 @@ import org.slf4j.LoggerFactory;
  * ARCHITECTURE.md §3), plus warnings.
  *
  * <p><b>Incremental.</b> The result of each service port is memoised, keyed by its {@link ServicePortInfo} and its
- * endpoint list (compared by identity first: {@code EndpointsMap} keeps the same list for an unchanged Service).
- * Each call recomputes only the service ports whose inputs changed, so work is proportional to the change plus one
- * map walk; a change of the {@link NodeNetwork} (e.g. a new local endpoint) invalidates everything.
+ * endpoint list (compared by identity first: {@code EndpointsMap} keeps the same list for an unchanged Service), and
+ * the {@link DesiredAssembler} keeps the assembled state, updated by the changed ports only. Given the same
+ * {@link ProxyState} as the last call, only the service ports it reports as changed since then are looked at
+ * ({@link ProxyState#changedServicePortsSince}); otherwise every port is compared with its memo. So the work of a sync
+ * is proportional to the change. When only the node network's local endpoint IPs changed (a pod came or went on this
+ * node), the service ports with an endpoint at such an IP are recomputed, found by one pass over the endpoint lists;
+ * any other change of the {@link NodeNetwork} recomputes everything.
  *
  * <p>Not thread-safe: one instance per sync thread. Pure: no I/O, no clock.
  */
 public final class PolicyCalculator {
     private static final Logger logger = LoggerFactory.getLogger(PolicyCalculator.class);
-    private static final Comparator<ServicePortName> NAME_ORDER = Comparator.comparing(ServicePortName::namespace)
-            .thenComparing(ServicePortName::name).thenComparing(ServicePortName::port)
-            .thenComparing(ServicePortName::protocol);
 
     private final PolicyConfig config;
     private final List<LoadBalancerFeature> features;
-    private final Map<ServicePortName, Memo> memo = new HashMap<>();
+    private DesiredAssembler assembler;
+    private ServicePortPolicy policy;
     private NodeNetwork lastNode;
+    private ProxyState lastState;
+    private long lastGeneration;
     private int lastRecomputed;
-
-    private record Memo(ServicePortInfo service, List<EndpointInfo> endpoints, ServicePortPolicy.Result result) {
-    }
 
     /**
      * @param config   proxy settings and HNS capabilities
@@ -61,89 +57,108 @@ public final class PolicyCalculator {
 
     /** Computes the desired state of everything in {@code state} (its input warnings included). */
     public DesiredState calculate(ProxyState state, NodeNetwork node) {
-        return calculate(state.services(), state.endpoints(), state.warnings(), node);
+        Set<ServicePortName> candidates = null;
+        if (state == lastState) {
+            candidates = state.changedServicePortsSince(lastGeneration).orElse(null);
+        }
+        DesiredState out = calculate(state.services(), state.endpoints(), state.warnings(), node, candidates);
+        lastState = state;
+        lastGeneration = state.generation();
+        return out;
     }
 
     /**
-     * Computes the desired state.
+     * Computes the desired state, comparing every service port with its memo.
      *
      * @param inputWarnings warnings from input validation, carried into the result first
      */
     public DesiredState calculate(ServicePortMap services, EndpointsMap endpoints, List<PolicyWarning> inputWarnings,
                                   NodeNetwork node) {
-        if (!node.equals(lastNode)) {
-            memo.clear();
+        lastState = null;
+        return calculate(services, endpoints, inputWarnings, node, null);
+    }
+
+    /** {@code candidates}: the service ports that may have changed, or null to compare every one. */
+    private DesiredState calculate(ServicePortMap services, EndpointsMap endpoints, List<PolicyWarning> inputWarnings,
+                                   NodeNetwork node, Set<ServicePortName> candidates) {
+        Set<ServicePortName> forced = Set.of();
+        if (assembler == null || !sameNode(node)) {
+            Set<String> moved = assembler == null ? null : movedLocalEndpoints(lastNode, node);
+            if (moved == null) {
+                assembler = new DesiredAssembler();
+                candidates = null;
+            } else {
+                forced = assembler.portsWithEndpoints(moved);
+            }
+            policy = new ServicePortPolicy(node, config, features);
             lastNode = node;
         }
-        ServicePortPolicy policy = new ServicePortPolicy(node, config, features);
-        List<ServicePortName> names = new ArrayList<>(services.asMap().keySet());
-        names.sort(NAME_ORDER);
         int recomputed = 0;
-        Set<ServicePortName> live = new HashSet<>();
-        List<ServicePortPolicy.Result> results = new ArrayList<>(names.size());
-        for (ServicePortName name : names) {
-            ServicePortInfo svc = services.asMap().get(name);
-            List<EndpointInfo> eps = endpoints.get(name);
-            live.add(name);
-            Memo m = memo.get(name);
-            if (m == null || !m.service().equals(svc) || (m.endpoints() != eps && !m.endpoints().equals(eps))) {
-                m = new Memo(svc, eps, policy.compute(svc, eps));
-                memo.put(name, m);
-                recomputed++;
+        Map<ServicePortName, ServicePortInfo> all = services.asMap();
+        if (candidates == null) {
+            for (ServicePortInfo svc : all.values()) {
+                recomputed += update(svc.name(), svc, endpoints, forced.contains(svc.name()));
             }
-            results.add(m.result());
+            for (ServicePortName name : assembler.names()) {
+                if (!all.containsKey(name)) {
+                    assembler.remove(name);
+                }
+            }
+        } else {
+            Set<ServicePortName> names = new HashSet<>(candidates);
+            names.addAll(forced);
+            for (ServicePortName name : names) {
+                ServicePortInfo svc = all.get(name);
+                if (svc == null) {
+                    assembler.remove(name);
+                } else {
+                    recomputed += update(name, svc, endpoints, forced.contains(name));
+                }
+            }
         }
-        memo.keySet().retainAll(live);
         lastRecomputed = recomputed;
-        logger.debug("Policy for {} service ports, {} recomputed", names.size(), recomputed);
-        return assemble(results, inputWarnings);
+        logger.debug("Policy for {} service ports, {} looked at, {} recomputed", all.size(),
+                candidates == null ? all.size() : candidates.size(), recomputed);
+        return assembler.snapshot(inputWarnings);
+    }
+
+    /** Recomputes one service port unless {@code force} is false and its memo is valid; 1 when recomputed. */
+    private int update(ServicePortName name, ServicePortInfo svc, EndpointsMap endpoints, boolean force) {
+        List<EndpointInfo> eps = endpoints.get(name);
+        DesiredAssembler.Port port = assembler.port(name);
+        if (!force && port != null && (port.service == svc || port.service.equals(svc))
+                && (port.endpoints == eps || port.endpoints.equals(eps))) {
+            return 0;
+        }
+        assembler.set(name, svc, eps, policy.compute(svc, eps));
+        return 1;
+    }
+
+    private boolean sameNode(NodeNetwork node) {
+        return node == lastNode || node.equals(lastNode);
+    }
+
+    /**
+     * The IPs that became or stopped being local HNS endpoints when the node network changed from {@code before}
+     * to {@code after} and nothing else about it changed; null when something else changed. A service port's policy
+     * depends on the local endpoint IPs only through its own endpoints' IPs (the SPI's features are assumed not to
+     * look at them), so only the ports with such an endpoint need recomputing.
+     */
+    static Set<String> movedLocalEndpoints(NodeNetwork before, NodeNetwork after) {
+        NodeNetwork same = new NodeNetwork(before.networkType(), before.networkName(), before.nodeName(),
+                before.zone(), before.nodeIps(), before.sourceVip(), before.hostMac(), before.remoteSubnets(),
+                after.localEndpointIps(), before.rootEndpointIps());
+        if (!same.equals(after)) {
+            return null;
+        }
+        Set<String> moved = new HashSet<>();
+        before.localEndpointIps().stream().filter(ip -> !after.localEndpointIps().contains(ip)).forEach(moved::add);
+        after.localEndpointIps().stream().filter(ip -> !before.localEndpointIps().contains(ip)).forEach(moved::add);
+        return moved;
     }
 
     /** How many service ports the last {@code calculate} recomputed (the rest came from the memo). */
     public int lastRecomputedCount() {
         return lastRecomputed;
-    }
-
-    private DesiredState assemble(List<ServicePortPolicy.Result> results, List<PolicyWarning> inputWarnings) {
-        LinkedHashSet<PolicyWarning> warnings = new LinkedHashSet<>(inputWarnings);
-        Map<LoadBalancerKey, DesiredLoadBalancer> byKey = new LinkedHashMap<>();
-        Map<String, DesiredRemoteEndpoint> clusterIpEndpoints = new LinkedHashMap<>();
-        Map<String, DesiredRemoteEndpoint> backendEndpoints = new LinkedHashMap<>();
-        for (ServicePortPolicy.Result result : results) {
-            warnings.addAll(result.warnings());
-            for (DesiredLoadBalancer lb : result.loadBalancers()) {
-                DesiredLoadBalancer existing = byKey.get(lb.key());
-                if (existing == null) {
-                    byKey.put(lb.key(), lb);
-                } else if (!sameExceptService(existing, lb)) {
-                    warnings.add(new PolicyWarning("Service", lb.service().namespace(), lb.service().name(),
-                            "LoadBalancerConflict", lb.kind().displayName() + " " + lb.key()
-                            + " is already used by Service " + existing.service() + "; not programmed"));
-                }
-            }
-        }
-        Set<String> referenced = new HashSet<>();
-        byKey.values().forEach(lb -> referenced.addAll(lb.backends()));
-        for (ServicePortPolicy.Result result : results) {
-            for (DesiredRemoteEndpoint ep : result.remoteEndpoints()) {
-                if (referenced.contains(ep.ip())) {
-                    backendEndpoints.putIfAbsent(ep.ip(), ep);
-                }
-            }
-            result.clusterIpEndpoints().forEach(ep -> clusterIpEndpoints.putIfAbsent(ep.ip(), ep));
-        }
-        // Insertion order (cluster-IP endpoints, then backends, each in service order) is deterministic; sorting the
-        // endpoints of a large cluster by IP dominated every sync.
-        Map<String, DesiredRemoteEndpoint> remotes = new LinkedHashMap<>(clusterIpEndpoints);
-        backendEndpoints.forEach(remotes::putIfAbsent);
-        List<DesiredLoadBalancer> lbs = new ArrayList<>(byKey.values());
-        return new DesiredState(lbs, new ArrayList<>(remotes.values()), new ArrayList<>(warnings));
-    }
-
-    private static boolean sameExceptService(DesiredLoadBalancer a, DesiredLoadBalancer b) {
-        return a.service().serviceKey().equals(b.service().serviceKey()) && a.kind() == b.kind()
-                && a.internalPort() == b.internalPort() && a.backends().equals(b.backends())
-                && a.sourceVip().equals(b.sourceVip()) && a.flags() == b.flags()
-                && a.portMappingFlags() == b.portMappingFlags() && a.distributionType() == b.distributionType();
     }
 }

@@ -35,14 +35,19 @@ final class RemoteSubnets {
             return Optional.of(ip);
         }
         Optional<byte[]> address = IpAddresses.parse(ip);
-        if (address.isEmpty()) {
-            return Optional.empty();
+        return address.isEmpty() ? Optional.empty() : Optional.ofNullable(providerAddressOf(ip, address.get()));
+    }
+
+    /** The provider address of {@code ip}, already parsed into {@code address}; null when none. */
+    String providerAddressOf(String ip, byte[] address) {
+        if (providerAddresses.contains(ip)) {
+            return ip;
         }
         for (Route route : routes) {
-            if (route.prefix().contains(address.get())) {
-                return Optional.of(route.providerAddress());
+            if (route.prefix().contains(address)) {
+                return route.providerAddress();
             }
         }
-        return Optional.empty();
+        return null;
     }
 }

@@ -4,13 +4,18 @@ import io.winproxy.policy.model.EndpointInfo;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.model.ServicePortInfo;
+import io.winproxy.policy.net.IpAddresses;
 import io.winproxy.policy.spi.LoadBalancerFeature;
 import io.winproxy.policy.spi.ServicePortContext;
 import io.winproxy.policy.topology.CategorizedEndpoints;
 import io.winproxy.policy.topology.EndpointCategorizer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -106,16 +111,14 @@ final class ServicePortPolicy {
                 : EndpointCategorizer.localEndpoints(eps);
         List<EndpointInfo> cluster = cat.clusterEndpoints();
 
-        TreeSet<EndpointInfo> used = new TreeSet<>((a, b) -> a.key().compareTo(b.key()));
-        used.addAll(cluster);
-        used.addAll(local);
+        List<EndpointInfo> used = union(cluster, local);
         if (used.isEmpty()) {
             addHealthChecks(svc, family, ctx, cat, node.effectiveSourceVip(), lbs);
             return;
         }
         int internalPort = internalPort(svc, used, warnings);
-        cluster = cluster.stream().filter(ep -> ep.port() == internalPort).toList();
-        local = local.stream().filter(ep -> ep.port() == internalPort).toList();
+        cluster = withPort(cluster, internalPort);
+        local = withPort(local, internalPort);
 
         List<LbSpec> specs = new ArrayList<>();
         for (LbSpec spec : specs(svc, family, ctx, cluster, local)) {
@@ -155,20 +158,54 @@ final class ServicePortPolicy {
         return eps;
     }
 
+    /**
+     * The endpoints in {@code a} or {@code b}. Both are selections from one list, which has one endpoint per
+     * "ip:port", so an endpoint in both is the same instance.
+     */
+    private static List<EndpointInfo> union(List<EndpointInfo> a, List<EndpointInfo> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        if (a.isEmpty()) {
+            return b;
+        }
+        Set<EndpointInfo> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<EndpointInfo> out = new ArrayList<>(a.size() + b.size());
+        for (EndpointInfo ep : a) {
+            if (seen.add(ep)) {
+                out.add(ep);
+            }
+        }
+        for (EndpointInfo ep : b) {
+            if (seen.add(ep)) {
+                out.add(ep);
+            }
+        }
+        return out;
+    }
+
     /** One internal port per HNS load balancer: the port most used endpoints use, ties to the lowest. */
-    private static int internalPort(ServicePortInfo svc, Set<EndpointInfo> used, List<PolicyWarning> warnings) {
+    private static int internalPort(ServicePortInfo svc, List<EndpointInfo> used, List<PolicyWarning> warnings) {
+        int first = used.get(0).port();
+        if (used.stream().allMatch(ep -> ep.port() == first)) {
+            return first;
+        }
         Map<Integer, Long> counts = used.stream().collect(Collectors.groupingBy(EndpointInfo::port,
                 TreeMap::new, Collectors.counting()));
         int port = counts.entrySet().stream().max((a, b) -> a.getValue().equals(b.getValue())
                 ? Integer.compare(b.getKey(), a.getKey()) : Long.compare(a.getValue(), b.getValue())).get().getKey();
-        if (counts.size() > 1) {
-            String excluded = used.stream().filter(ep -> ep.port() != port).map(EndpointInfo::key)
-                    .collect(Collectors.joining(", "));
-            warnings.add(warn(svc, "MixedTargetPorts", "port " + portLabel(svc) + ": endpoints use different ports "
-                    + counts.keySet() + "; HNS load balancers have one internal port, " + port
-                    + " is used and these endpoints are excluded: " + excluded));
-        }
+        String excluded = used.stream().filter(ep -> ep.port() != port).map(EndpointInfo::key).sorted()
+                .collect(Collectors.joining(", "));
+        warnings.add(warn(svc, "MixedTargetPorts", "port " + portLabel(svc) + ": endpoints use different ports "
+                + counts.keySet() + "; HNS load balancers have one internal port, " + port
+                + " is used and these endpoints are excluded: " + excluded));
         return port;
+    }
+
+    /** The endpoints with {@code port}; the list itself when all have it. */
+    private static List<EndpointInfo> withPort(List<EndpointInfo> endpoints, int port) {
+        return endpoints.stream().allMatch(ep -> ep.port() == port) ? endpoints
+                : endpoints.stream().filter(ep -> ep.port() == port).toList();
     }
 
     /** The candidate load balancers of one family with their backends (possibly empty). */
@@ -219,15 +256,18 @@ final class ServicePortPolicy {
             if (!isRemote(ip)) {
                 continue;
             }
+            byte[] address = IpAddresses.parse(ip).orElse(null); // parsed once for the PA and the MAC
             String pa = "";
             if (node.networkType() == NetworkType.OVERLAY) {
-                String found = remoteSubnets.providerAddressOf(ip).orElse("");
+                String found = address == null ? remoteSubnets.providerAddressOf(ip).orElse("")
+                        : Objects.requireNonNullElse(remoteSubnets.providerAddressOf(ip, address), "");
                 if (found.isEmpty() || found.equals(ip)) {
                     sourceVip = node.nodeIp(family); // a node IP or a "public" IP: SNAT to the node IP
                 }
                 pa = found.isEmpty() ? node.nodeIp(family) : found;
             }
-            remotes.add(new DesiredRemoteEndpoint(ip, pa, MacAddresses.conjure(ip)));
+            String mac = address == null ? MacAddresses.FALLBACK : MacAddresses.conjure(address);
+            remotes.add(new DesiredRemoteEndpoint(ip, pa, mac));
         }
         return sourceVip;
     }
@@ -279,8 +319,20 @@ final class ServicePortPolicy {
                 && !node.rootEndpointIps().contains(ip);
     }
 
+    /** The distinct IPs of {@code endpoints}, sorted as text. */
     private static List<String> ips(List<EndpointInfo> endpoints) {
-        return List.copyOf(new TreeSet<>(endpoints.stream().map(EndpointInfo::ip).toList()));
+        String[] ips = new String[endpoints.size()];
+        for (int i = 0; i < ips.length; i++) {
+            ips[i] = endpoints.get(i).ip();
+        }
+        Arrays.sort(ips);
+        int distinct = 0;
+        for (String ip : ips) {
+            if (distinct == 0 || !ip.equals(ips[distinct - 1])) {
+                ips[distinct++] = ip;
+            }
+        }
+        return List.of(distinct == ips.length ? ips : Arrays.copyOf(ips, distinct));
     }
 
     static String portLabel(ServicePortInfo svc) {

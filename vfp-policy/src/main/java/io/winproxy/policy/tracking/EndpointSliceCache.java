@@ -46,6 +46,7 @@ public final class EndpointSliceCache {
 
     private final String nodeName;
     private final Map<String, Tracker> trackers = new HashMap<>();
+    private Set<String> pendingKeys = new HashSet<>();
 
     /** @param nodeName this node's name; endpoints with that {@code nodeName} are local */
     public EndpointSliceCache(String nodeName) {
@@ -82,32 +83,25 @@ public final class EndpointSliceCache {
                 trackers.put(key, tracker);
             }
             tracker.pending.put(slice.name(), new PendingSlice(slice, remove));
+            pendingKeys.add(key);
         }
         return changed;
     }
 
     /** True when some slice change is pending. */
     public boolean hasPending() {
-        return trackers.values().stream().anyMatch(t -> !t.pending.isEmpty());
+        return !pendingKeys.isEmpty();
     }
 
-    /** The Services with pending slice changes. */
-    Set<String> pendingServices() {
-        Set<String> out = new HashSet<>();
-        trackers.forEach((k, t) -> {
-            if (!t.pending.isEmpty()) {
-                out.add(k);
-            }
-        });
-        return out;
-    }
 
     /**
      * Moves pending slices into the applied layer and returns, per changed Service, the endpoints before and after.
      */
     Map<String, Change> checkoutChanges() {
         Map<String, Change> out = new HashMap<>();
-        for (String key : pendingServices()) {
+        Set<String> keys = pendingKeys;
+        pendingKeys = new HashSet<>(); // not clear(): that costs the set's largest capacity (the first sync's)
+        for (String key : keys) {
             Tracker tracker = trackers.get(key);
             ServiceEndpoints previous = build(key, tracker.applied.values());
             for (Map.Entry<String, PendingSlice> e : tracker.pending.entrySet()) {

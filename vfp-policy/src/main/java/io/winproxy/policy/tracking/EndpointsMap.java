@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The endpoints of every service port (kube-proxy's {@code EndpointsMap}), both IP families, each list sorted by
@@ -17,6 +17,8 @@ import java.util.TreeMap;
  */
 public final class EndpointsMap {
     private final Map<String, Map<ServicePortName, List<EndpointInfo>>> byService = new HashMap<>();
+    private final Map<String, Integer> localReady = new HashMap<>();
+    private Map<String, Integer> localReadySnapshot = Map.of(); // null after a change
 
     EndpointsMap() {
     }
@@ -44,22 +46,14 @@ public final class EndpointsMap {
 
     /**
      * "ns/name" -> the number of distinct local ready endpoint IPs of the Service (what the service health server
-     * reports for {@code externalTrafficPolicy: Local}).
+     * reports for {@code externalTrafficPolicy: Local}). An immutable map (in no particular order), kept by each
+     * change and copied only after one that changed a count.
      */
     public Map<String, Integer> localReadyEndpoints() {
-        Map<String, Integer> out = new TreeMap<>();
-        byService.forEach((key, ports) -> {
-            Set<String> ips = new HashSet<>();
-            ports.values().forEach(list -> list.forEach(ep -> {
-                if (ep.local() && ep.ready()) {
-                    ips.add(ep.ip());
-                }
-            }));
-            if (!ips.isEmpty()) {
-                out.put(key, ips.size());
-            }
-        });
-        return out;
+        if (localReadySnapshot == null) {
+            localReadySnapshot = Map.copyOf(localReady);
+        }
+        return localReadySnapshot;
     }
 
     void replaceService(String serviceKey, Map<ServicePortName, List<EndpointInfo>> ports) {
@@ -67,6 +61,17 @@ public final class EndpointsMap {
             byService.remove(serviceKey);
         } else {
             byService.put(serviceKey, ports);
+        }
+        Set<String> ips = new HashSet<>();
+        ports.values().forEach(list -> list.forEach(ep -> {
+            if (ep.local() && ep.ready()) {
+                ips.add(ep.ip());
+            }
+        }));
+        Integer count = ips.isEmpty() ? null : ips.size();
+        Integer before = count == null ? localReady.remove(serviceKey) : localReady.put(serviceKey, count);
+        if (!Objects.equals(before, count)) {
+            localReadySnapshot = null;
         }
     }
 }

@@ -36,6 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       first sync after a restart).</li>
  *   <li>{@link #incrementalAfterOneEndpointChange}: one endpoint of one Service flips readiness; the trackers
  *       apply the change and the warm calculator recomputes (every later sync).</li>
+ *   <li>{@link #incrementalAfterOneLocalEndpointChange}: the HNS endpoint of one pod on this node comes or goes, so
+ *       the node network differs in one local endpoint IP.</li>
+ *   <li>{@link #listsAfterOneEndpointChange}: the same, then the full load-balancer and remote-endpoint lists of
+ *       the new state (which it assembles on first use).</li>
  *   <li>{@link #planForConvergedHost}: the plan of the full desired state against a host that already holds it
  *       (every periodic resync); it must have no steps, which the setup checks.</li>
  * </ul>
@@ -58,6 +62,7 @@ public class PolicyBenchmark {
 
     private BenchCluster cluster;
     private NodeNetwork node;
+    private NodeNetwork nodeWithoutOnePod;
     private ProxyState state;
     private PolicyCalculator warm;
     private ServiceChangeTracker serviceChanges;
@@ -71,6 +76,7 @@ public class PolicyBenchmark {
     public void setUp() {
         cluster = new BenchCluster(servicePorts, endpointsPerPort);
         node = cluster.node();
+        nodeWithoutOnePod = cluster.node(0);
         serviceChanges = new ServiceChangeTracker();
         endpointChanges = new EndpointsChangeTracker(BenchCluster.THIS_NODE, java.time.Instant.EPOCH);
         cluster.services().forEach(s -> serviceChanges.update(null, s));
@@ -116,6 +122,31 @@ public class PolicyBenchmark {
                     + " service ports");
         }
         return result;
+    }
+
+    /**
+     * The local HNS endpoint of one pod on this node comes or goes (the CNI made or removed it): only the node
+     * network changes, and the calculator recomputes the one service port with that endpoint.
+     */
+    @Benchmark
+    public DesiredState incrementalAfterOneLocalEndpointChange() {
+        NodeNetwork next = flip++ % 2 == 0 ? nodeWithoutOnePod : node;
+        DesiredState result = warm.calculate(state, next);
+        if (warm.lastRecomputedCount() != 1) {
+            throw new IllegalStateException("one local endpoint change recomputed " + warm.lastRecomputedCount()
+                    + " service ports");
+        }
+        return result;
+    }
+
+    /**
+     * {@link #incrementalAfterOneEndpointChange}, then the full lists, as a consumer that reads them every sync (the
+     * plan of today) does; the state assembles them on first use.
+     */
+    @Benchmark
+    public int listsAfterOneEndpointChange() {
+        DesiredState result = incrementalAfterOneEndpointChange();
+        return result.loadBalancers().size() + result.remoteEndpoints().size();
     }
 
     @Benchmark

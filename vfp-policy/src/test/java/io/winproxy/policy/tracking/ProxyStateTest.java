@@ -143,4 +143,60 @@ class ProxyStateTest {
         });
         assertThat(state.endpointsOf(HTTP)).hasSize(1);
     }
+
+    @Test
+    void theJournalNamesThePortsChangedSinceAGeneration() {
+        long empty = state.generation();
+        services.update(null, svc("default", "web").clusterIp("10.96.0.10").port("http", 80, 8080)
+                .port("metrics", 9090, 9090).build());
+        state.applyChanges(services, endpoints);
+        long withService = state.generation();
+        ServicePortName metrics = new ServicePortName("default", "web", "metrics", Protocol.TCP);
+        assertThat(state.changedServicePortsSince(empty)).hasValueSatisfying(ports -> assertThat(ports)
+                .containsExactlyInAnyOrder(HTTP, metrics));
+
+        endpoints.update(null, webSlice("10.244.1.5"));
+        state.applyChanges(services, endpoints);
+        assertThat(state.changedServicePortsSince(withService)).hasValueSatisfying(ports -> assertThat(ports)
+                .containsExactly(HTTP));
+        state.applyChanges(services, endpoints);
+        assertThat(state.changedServicePortsSince(state.generation())).hasValueSatisfying(ports -> assertThat(ports)
+                .isEmpty());
+        assertThat(state.changedServicePortsSince(state.generation() + 1)).as("not a generation yet").isEmpty();
+
+        for (int i = 0; i < 20; i++) {
+            endpoints.update(null, slice("default", "api-" + i, "api").port("http", 8080)
+                    .ready("10.244.1." + (10 + i), "n").build());
+            state.applyChanges(services, endpoints);
+        }
+        assertThat(state.changedServicePortsSince(withService)).as("older than the journal").isEmpty();
+    }
+
+    @Test
+    void healthCheckAndLocalEndpointMapsFollowEachChange() {
+        var local = svc("default", "web").type("LoadBalancer").clusterIp("10.96.0.10").etp("Local")
+                .healthCheckNodePort(31000).port("http", "TCP", 80, "8080", 30080)
+                .port("https", "TCP", 443, "8443", 30443).build();
+        services.update(null, local);
+        endpoints.update(null, webSlice("10.244.0.5", "10.244.0.6", "10.244.1.5"));
+        ProxyChanges first = state.applyChanges(services, endpoints);
+        assertThat(first.healthCheckNodePorts()).containsExactly(Map.entry("default/web", 31000));
+        assertThat(first.localReadyEndpoints()).containsExactly(Map.entry("default/web", 2));
+        assertThat(state.services().ofService("default/web")).hasSize(2);
+
+        EndpointSliceInfo fewer = webSlice("10.244.0.5", "10.244.1.5");
+        endpoints.update(webSlice("10.244.0.5", "10.244.0.6", "10.244.1.5"), fewer);
+        ProxyChanges second = state.applyChanges(services, endpoints);
+        assertThat(second.localReadyEndpoints()).containsExactly(Map.entry("default/web", 1));
+        assertThat(second.healthCheckNodePorts()).isSameAs(first.healthCheckNodePorts());
+
+        services.update(local, svc("default", "web").type("LoadBalancer")
+                .clusterIp("10.96.0.10").port("http", "TCP", 80, "8080", 30080).build());
+        ProxyChanges third = state.applyChanges(services, endpoints);
+        assertThat(third.healthCheckNodePorts()).as("externalTrafficPolicy Cluster").isEmpty();
+        assertThat(state.services().ofService("default/web")).extracting(p -> p.name().port())
+                .containsExactly("http");
+        endpoints.update(fewer, null);
+        assertThat(state.applyChanges(services, endpoints).localReadyEndpoints()).isEmpty();
+    }
 }

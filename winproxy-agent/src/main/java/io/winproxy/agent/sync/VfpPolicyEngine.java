@@ -11,6 +11,7 @@ import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import io.winproxy.policy.model.ServicePortInfo;
+import io.winproxy.policy.model.ServicePortName;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Ownership;
 import io.winproxy.policy.plan.Plan;
@@ -21,11 +22,14 @@ import io.winproxy.policy.tracking.ProxyState;
 import io.winproxy.policy.tracking.ServiceChangeTracker;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -48,6 +52,12 @@ public final class VfpPolicyEngine implements PolicyEngine {
     private final boolean ipv6DualStackSupported;
     private volatile NodeInfo node;
     private NodeNetwork lastNodeNetwork;
+    /** No-local-endpoint counts, indexed as the bits of {@link #noLocalBits}, kept across syncs. */
+    private final int[] noLocalCounts = new int[2 + 2 * IpFamily.values().length];
+    /** The non-zero {@link #noLocalBits} of each service port, as counted in {@link #noLocalCounts}. */
+    private final Map<ServicePortName, Integer> noLocalByPort = new HashMap<>();
+    private List<IpFamily> countedFamilies = List.of();
+    private long countedGeneration = -1;
 
     /** A single-stack engine: health and metrics report IPv4 only (read-only tools, tests). */
     public VfpPolicyEngine(PolicyCalculator calculator, NodeNetworkFactory nodeNetworks, AgentMetrics metrics,
@@ -107,47 +117,77 @@ public final class VfpPolicyEngine implements PolicyEngine {
                 triggersByFamily.computeIfAbsent(family, f -> new ArrayList<>()).addAll(times);
             }
         });
-        int noLocalInternal = 0;
-        int noLocalExternal = 0;
-        Map<IpFamily, int[]> noLocal = new EnumMap<>(IpFamily.class);
-        for (ServicePortInfo service : state.services().asMap().values()) {
-            List<EndpointInfo> endpoints = state.endpoints().get(service.name());
-            boolean hasLocal = endpoints.stream().anyMatch(ep -> ep.local() && ep.ready());
-            if (!hasLocal) {
-                if (service.internalPolicyLocal()) {
-                    noLocalInternal++;
-                }
-                if (service.externalPolicyLocal() && service.externallyAccessible()) {
-                    noLocalExternal++;
-                }
+        countNoLocal(families);
+        int[] c = noLocalCounts;
+        Map<IpFamily, PolicySnapshot.NoLocalEndpoints> noLocalByFamily = new EnumMap<>(IpFamily.class);
+        if (dualStack) {
+            for (IpFamily family : families) {
+                int i = 2 + 2 * family.ordinal();
+                noLocalByFamily.put(family, new PolicySnapshot.NoLocalEndpoints(c[i], c[i + 1]));
             }
-            if (!dualStack) {
+        } else {
+            noLocalByFamily.put(families.get(0), new PolicySnapshot.NoLocalEndpoints(c[0], c[1]));
+        }
+        return new PolicySnapshot(desired, changes.healthCheckNodePorts(), changes.localReadyEndpoints(), triggers,
+                c[0], c[1], families, noLocalByFamily, triggersByFamily);
+    }
+
+    /**
+     * Brings the no-local-endpoint counts up to date: only the service ports changed since the last count are
+     * re-counted, unless the family set changed or the state's journal no longer reaches back (then all are).
+     */
+    private void countNoLocal(List<IpFamily> families) {
+        Optional<Set<ServicePortName>> changed = families.equals(countedFamilies)
+                ? state.changedServicePortsSince(countedGeneration) : Optional.empty();
+        if (changed.isEmpty()) {
+            noLocalByPort.clear();
+            Arrays.fill(noLocalCounts, 0);
+        }
+        Iterable<ServicePortName> names = changed.isPresent() ? changed.get() : state.services().asMap().keySet();
+        for (ServicePortName name : names) {
+            int before = noLocalByPort.getOrDefault(name, 0);
+            ServicePortInfo service = state.services().asMap().get(name);
+            int after = service == null ? 0 : noLocalBits(service, families);
+            if (after == before) {
                 continue;
             }
-            // As two single-stack proxiers: each family sees only its own ports and endpoints.
+            for (int i = 0; i < noLocalCounts.length; i++) {
+                noLocalCounts[i] += ((after >> i) & 1) - ((before >> i) & 1);
+            }
+            if (after == 0) {
+                noLocalByPort.remove(name);
+            } else {
+                noLocalByPort.put(name, after);
+            }
+        }
+        countedFamilies = families;
+        countedGeneration = state.generation();
+    }
+
+    /**
+     * Which no-local counts a service port is in, as bits of {@link #noLocalCounts}: 0 internal and 1 external
+     * (every port once), then per family (dual-stack only, as two single-stack proxiers: each family sees only its
+     * own ports and endpoints) 2 + 2 * ordinal internal and 3 + 2 * ordinal external.
+     */
+    private int noLocalBits(ServicePortInfo service, List<IpFamily> families) {
+        List<EndpointInfo> endpoints = state.endpoints().get(service.name());
+        boolean internal = service.internalPolicyLocal();
+        boolean external = service.externalPolicyLocal() && service.externallyAccessible();
+        int bits = 0;
+        if (endpoints.stream().noneMatch(ep -> ep.local() && ep.ready())) {
+            bits |= (internal ? 1 : 0) | (external ? 2 : 0);
+        }
+        if (families.size() > 1) {
             for (IpFamily family : service.families()) {
                 if (!families.contains(family) || endpoints.stream()
                         .anyMatch(ep -> ep.local() && ep.ready() && IpFamily.of(ep.ip()) == family)) {
                     continue;
                 }
-                int[] counts = noLocal.computeIfAbsent(family, f -> new int[2]);
-                if (service.internalPolicyLocal()) {
-                    counts[0]++;
-                }
-                if (service.externalPolicyLocal() && service.externallyAccessible()) {
-                    counts[1]++;
-                }
+                int shift = 2 + 2 * family.ordinal();
+                bits |= ((internal ? 1 : 0) | (external ? 2 : 0)) << shift;
             }
         }
-        Map<IpFamily, PolicySnapshot.NoLocalEndpoints> noLocalByFamily = new EnumMap<>(IpFamily.class);
-        if (dualStack) {
-            noLocal.forEach((family, c) -> noLocalByFamily.put(family, new PolicySnapshot.NoLocalEndpoints(c[0], c[1])));
-        } else {
-            noLocalByFamily.put(families.get(0), new PolicySnapshot.NoLocalEndpoints(noLocalInternal, noLocalExternal));
-        }
-        return new PolicySnapshot(desired, state.services().healthCheckNodePorts(),
-                state.endpoints().localReadyEndpoints(), triggers, noLocalInternal, noLocalExternal, families,
-                noLocalByFamily, triggersByFamily);
+        return bits;
     }
 
     /**
@@ -168,10 +208,8 @@ public final class VfpPolicyEngine implements PolicyEngine {
      */
     private List<IpFamily> familiesOf(String serviceKey, List<IpFamily> active) {
         Set<IpFamily> result = EnumSet.noneOf(IpFamily.class);
-        for (ServicePortInfo service : state.services().asMap().values()) {
-            if (service.serviceKey().equals(serviceKey)) {
-                service.families().stream().filter(active::contains).forEach(result::add);
-            }
+        for (ServicePortInfo service : state.services().ofService(serviceKey)) {
+            service.families().stream().filter(active::contains).forEach(result::add);
         }
         return result.isEmpty() ? List.of(active.get(0)) : List.copyOf(result);
     }

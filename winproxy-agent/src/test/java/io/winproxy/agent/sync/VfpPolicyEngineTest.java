@@ -130,4 +130,41 @@ class VfpPolicyEngineTest {
         assertThat(snapshot.noLocalByFamily())
                 .containsExactly(Map.entry(IpFamily.IPV4, new PolicySnapshot.NoLocalEndpoints(1, 0)));
     }
+
+    @Test
+    void theNoLocalCountsFollowEachChangeAsAFreshEngineCountsThem() {
+        engine.onNode(THIS_NODE);
+        ServiceInfo itp = local("itp", "Local", null, "ClusterIP", 0, 0);
+        ServiceInfo etp = local("etp", null, "Local", "LoadBalancer", 30080, 30999);
+        engine.onService(null, itp);
+        engine.onEndpointSlice(null, slice("itp", "win-b"));
+        engine.onService(null, etp);
+        engine.onEndpointSlice(null, slice("etp", "win-b"));
+        assertThat(counts(engine.compute(HOST))).containsExactly(1, 1);
+
+        engine.onEndpointSlice(slice("itp", "win-b"), slice("itp", "win-a"));
+        assertThat(counts(engine.compute(HOST))).as("itp got a local endpoint").containsExactly(0, 1);
+
+        engine.onService(etp, null);
+        assertThat(counts(engine.compute(HOST))).as("etp is gone").containsExactly(0, 0);
+
+        ServiceInfo itpCluster = local("itp", null, null, "ClusterIP", 0, 0);
+        engine.onService(itp, itpCluster);
+        engine.onEndpointSlice(slice("itp", "win-a"), slice("itp", "win-b"));
+        engine.onService(null, local("etp2", null, "Local", "NodePort", 30081, 0));
+        PolicySnapshot incremental = engine.compute(HOST);
+
+        VfpPolicyEngine fresh = engine(false);
+        fresh.onNode(THIS_NODE);
+        fresh.onService(null, itpCluster);
+        fresh.onEndpointSlice(null, slice("itp", "win-b"));
+        fresh.onService(null, local("etp2", null, "Local", "NodePort", 30081, 0));
+        assertThat(counts(incremental)).containsExactly(0, 1).isEqualTo(counts(fresh.compute(HOST)));
+    }
+
+    private static List<Integer> counts(PolicySnapshot snapshot) {
+        assertThat(snapshot.noLocalByFamily()).containsExactly(Map.entry(IpFamily.IPV4,
+                new PolicySnapshot.NoLocalEndpoints(snapshot.noLocalInternal(), snapshot.noLocalExternal())));
+        return List.of(snapshot.noLocalInternal(), snapshot.noLocalExternal());
+    }
 }
