@@ -104,6 +104,15 @@ public final class EndpointResolver {
     }
 
     static String normalize(String id) {
-        return id == null ? "" : id.toLowerCase(Locale.ROOT);
+        if (id == null) {
+            return "";
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                return id.toLowerCase(Locale.ROOT);
+            }
+        }
+        return id;
     }
 }

@@ -13,10 +13,28 @@ public record Ownership(Set<String> loadBalancerIds, Set<String> remoteEndpointI
     public static final Ownership NONE = new Ownership(Set.of(), Set.of());
 
     public boolean ownsLoadBalancer(String id) {
-        return id != null && loadBalancerIds.contains(id.toLowerCase(Locale.ROOT));
+        return owns(loadBalancerIds, id);
     }
 
     public boolean ownsRemoteEndpoint(String id) {
-        return id != null && remoteEndpointIds.contains(id.toLowerCase(Locale.ROOT));
+        return owns(remoteEndpointIds, id);
+    }
+
+    private static boolean owns(Set<String> ids, String id) {
+        if (id == null) {
+            return false;
+        }
+        // IDs are lower-case almost always (the dataplane normalizes them): look up before converting.
+        return ids.contains(id) || (hasUpperCase(id) && ids.contains(id.toLowerCase(Locale.ROOT)));
+    }
+
+    private static boolean hasUpperCase(String id) {
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                return true;
+            }
+        }
+        return false;
     }
 }

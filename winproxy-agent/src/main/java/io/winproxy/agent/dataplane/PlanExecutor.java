@@ -79,6 +79,12 @@ final class PlanExecutor {
     }
 
     ApplyResult apply(Plan plan, String network, List<ObservedEndpoint> endpoints) {
+        if (plan.steps().isEmpty()) {
+            // Nothing to write; the journal may still hold what the observe forgot (objects gone from HNS).
+            Counters c = new Counters();
+            flush(c);
+            return c.failures.isEmpty() ? ApplyResult.EMPTY : new ApplyResult(0, 0, 0, 0, 0, c.failures, List.of());
+        }
         this.networkId = network;
         this.resolver = new EndpointResolver(plan.providerAddresses());
         this.endpointsById = new java.util.HashMap<>(endpoints.size() * 2);
