@@ -6,6 +6,7 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.plan.IncrementalPlanner;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.plan.ObservedState;
@@ -13,6 +14,7 @@ import io.winproxy.policy.plan.Plan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -70,6 +72,10 @@ public final class HnsDataplane {
     /** Owned load balancers as the journal describes them, by lower-case ID. */
     private final Map<String, ObservedLoadBalancer> journaled = new HashMap<>();
     private List<String> lbIds = List.of();
+    /** What the last observe saw change on the host (see {@link #hostChanges()}). */
+    private Set<LoadBalancerKey> changedKeys = new HashSet<>();
+    private Set<String> changedIps = new HashSet<>();
+    private boolean changedEverything = true;
     /** Whether the owned endpoints of the journal were put into the drift rotation (by the first observe). */
     private boolean driftSeeded;
 
@@ -150,12 +156,20 @@ public final class HnsDataplane {
     public ObservedState observe(boolean driftCheck) {
         HostComputeNetwork current = hns.getNetworkByName(networkName)
                 .orElseThrow(() -> new HnsNetworkNotFoundException(networkName));
+        changedKeys = new HashSet<>();
+        changedIps = new HashSet<>();
+        changedEverything = network == null;
         if (network != null && !network.id().equalsIgnoreCase(current.id())) {
             logger.warn("HNS network {} was recreated (ID {} -> {}); re-reading and re-programming everything",
                     networkName, network.id(), current.id());
             endpoints.clear();
             endpointDocs.clear();
             lbDocs.clear();
+            changedEverything = true;
+        }
+        if (!current.equals(network)) {
+            // New remote-subnet routes or a new provider address change the desired state as a whole.
+            changedEverything = true;
         }
         network = current;
         observeEndpoints(current);
@@ -208,11 +222,18 @@ public final class HnsDataplane {
         // when winproxy creates or adopts them.
         boolean seedDrift = !driftSeeded;
         driftSeeded = true;
-        endpoints.keySet().retainAll(ids);
+        for (var it = endpoints.values().iterator(); it.hasNext(); ) {
+            ObservedEndpoint known = it.next();
+            if (!ids.contains(known.id())) {
+                changedIps.addAll(known.ips());
+                it.remove();
+            }
+        }
         endpointDocs.keySet().retainAll(ids);
         List<String> gone = journal.ownership().remoteEndpointIds().stream().filter(id -> !ids.contains(id)).toList();
         for (String owned : gone) {
             logger.info("Owned remote endpoint {} is gone from HNS; it will be re-created if still desired", owned);
+            journal.remoteEndpoint(owned).ifPresent(e -> changedIps.add(e.ip()));
             journal.forgetRemoteEndpoint(owned);
             drift.forget(owned);
         }
@@ -237,6 +258,7 @@ public final class HnsDataplane {
      */
     void remember(HostComputeEndpoint doc) {
         ObservedEndpoint observed = HcnTranslator.toObserved(doc);
+        changedIps.addAll(observed.ips());
         if (!doc.isRemote()) {
             endpointDocs.put(observed.id(), doc);
         }
@@ -246,13 +268,20 @@ public final class HnsDataplane {
     private void observeLoadBalancers() {
         List<String> ids = new ArrayList<>(lowerSet(hns.listLoadBalancerIds()));
         Set<String> present = new LinkedHashSet<>(ids);
-        lbDocs.keySet().retainAll(present);
+        for (var it = lbDocs.values().iterator(); it.hasNext(); ) {
+            HostComputeLoadBalancer doc = it.next();
+            if (!present.contains(HcnTranslator.lower(doc.id()))) {
+                addKey(HcnTranslator.toObserved(doc, Map.of()).key());
+                it.remove();
+            }
+        }
         journaled.keySet().retainAll(present);
         List<String> gone = journal.ownership().loadBalancerIds().stream().filter(id -> !present.contains(id))
                 .toList();
         for (String owned : gone) {
             logger.info("Owned load balancer {} ({}) is gone from HNS; it will be re-created if still desired",
                     owned, journal.loadBalancer(owned).map(OwnershipJournal.LoadBalancerEntry::service).orElse(""));
+            journal.loadBalancer(owned).ifPresent(e -> addKey(HcnTranslator.parseKey(e.key(), e.ipv6())));
             journal.forgetLoadBalancer(owned);
             drift.forget(owned);
         }
@@ -268,7 +297,10 @@ public final class HnsDataplane {
             }
             journaled.remove(id);
             if (!lbDocs.containsKey(id)) {
-                hns.getLoadBalancer(id).ifPresent(doc -> lbDocs.put(id, doc));
+                hns.getLoadBalancer(id).ifPresent(doc -> {
+                    lbDocs.put(id, doc);
+                    addKey(HcnTranslator.toObserved(doc, Map.of()).key());
+                });
             }
         }
         lbIds = ids;
@@ -291,8 +323,13 @@ public final class HnsDataplane {
                               Map<String, List<String>> ipsById) {
         Optional<OwnershipJournal.LoadBalancerEntry> lb = journal.loadBalancer(id);
         if (lb.isPresent()) {
-            hns.getLoadBalancer(id).ifPresent(doc -> lbs.put(id, HcnTranslator.toObserved(doc, ipsById)
-                    .withFingerprint(lb.get().fingerprint())));
+            hns.getLoadBalancer(id).ifPresent(doc -> {
+                ObservedLoadBalancer read = HcnTranslator.toObserved(doc, ipsById)
+                        .withFingerprint(lb.get().fingerprint());
+                lbs.put(id, read);
+                addKey(read.key());
+                addKey(HcnTranslator.parseKey(lb.get().key(), lb.get().ipv6()));
+            });
             return;
         }
         Optional<OwnershipJournal.RemoteEndpointEntry> ep = journal.remoteEndpoint(id);
@@ -309,6 +346,8 @@ public final class HnsDataplane {
                             id, written, seen);
                 }
                 eps.put(id, seen);
+                changedIps.add(ep.get().ip());
+                changedIps.addAll(seen.ips());
             });
         }
     }
@@ -332,6 +371,22 @@ public final class HnsDataplane {
             logger.info("Created the source VIP endpoint {} for {} on network {}", created.id(), sourceVip,
                     networkName);
             remember(created);
+        }
+    }
+
+    /**
+     * What the last {@link #observe} saw change on the host: the keys of load balancers and the IPs of endpoints that
+     * vanished, appeared (read for the first time) or were re-read for drift; everything when the network is new,
+     * was recreated or changed (its routes decide provider addresses).
+     */
+    public IncrementalPlanner.HostChanges hostChanges() {
+        return changedEverything ? IncrementalPlanner.HostChanges.EVERYTHING
+                : new IncrementalPlanner.HostChanges(false, Set.copyOf(changedKeys), Set.copyOf(changedIps));
+    }
+
+    private void addKey(LoadBalancerKey key) {
+        if (key != null) {
+            changedKeys.add(key);
         }
     }
 

@@ -4,6 +4,7 @@ import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.plan.IncrementalPlanner;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Ownership;
 import io.winproxy.policy.plan.Plan;
@@ -31,4 +32,17 @@ public interface PolicyEngine {
 
     /** Orders the HNS operations that turn {@code observed} into {@code desired}. */
     Plan plan(DesiredState desired, ObservedState observed, Ownership ownership, boolean modifySupported);
+
+    /**
+     * As {@link #plan(DesiredState, ObservedState, Ownership, boolean)}, in proportion to what changed since the last
+     * plan: in the desired state and on the host ({@code host}); {@code full} plans everything (the periodic resync).
+     */
+    default Plan plan(DesiredState desired, ObservedState observed, Ownership ownership, boolean modifySupported,
+                      IncrementalPlanner.HostChanges host, boolean full) {
+        return plan(desired, observed, ownership, modifySupported);
+    }
+
+    /** Whether every step of the last plan succeeded (an incremental planner plans in full after a failure). */
+    default void planApplied(boolean complete) {
+    }
 }

@@ -208,8 +208,15 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
             PolicySnapshot snapshot = policy.compute(host);
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
-                    dataplane.modifySupported());
-            ApplyResult result = dataplane.apply(plan);
+                    dataplane.modifySupported(), dataplane.hostChanges(), periodic);
+            ApplyResult result;
+            try {
+                result = dataplane.apply(plan);
+            } catch (RuntimeException e) {
+                policy.planApplied(false);
+                throw e;
+            }
+            policy.planApplied(result.complete());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             report(snapshot, plan, result);
             SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took);

@@ -12,6 +12,7 @@ import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import io.winproxy.policy.model.ServicePortInfo;
 import io.winproxy.policy.model.ServicePortName;
+import io.winproxy.policy.plan.IncrementalPlanner;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Ownership;
 import io.winproxy.policy.plan.Plan;
@@ -58,6 +59,9 @@ public final class VfpPolicyEngine implements PolicyEngine {
     private final Map<ServicePortName, Integer> noLocalByPort = new HashMap<>();
     private List<IpFamily> countedFamilies = List.of();
     private long countedGeneration = -1;
+
+    /** Plans the syncs of this engine in proportion to what changed (see {@link IncrementalPlanner}). */
+    private final IncrementalPlanner planner = new IncrementalPlanner();
 
     /** A single-stack engine: health and metrics report IPv4 only (read-only tools, tests). */
     public VfpPolicyEngine(PolicyCalculator calculator, NodeNetworkFactory nodeNetworks, AgentMetrics metrics,
@@ -217,6 +221,17 @@ public final class VfpPolicyEngine implements PolicyEngine {
     @Override
     public Plan plan(DesiredState desired, ObservedState observed, Ownership ownership, boolean modifySupported) {
         return PlanCalculator.plan(desired, observed, ownership, modifySupported);
+    }
+
+    @Override
+    public Plan plan(DesiredState desired, ObservedState observed, Ownership ownership, boolean modifySupported,
+                     IncrementalPlanner.HostChanges host, boolean full) {
+        return planner.plan(desired, observed, ownership, modifySupported, host, full);
+    }
+
+    @Override
+    public void planApplied(boolean complete) {
+        planner.completed(complete);
     }
 
     /** The node network of the last {@link #compute} (for trace and diagnostics). */

@@ -1,0 +1,104 @@
+package io.winproxy.policy.plan;
+
+import static io.winproxy.policy.testing.Svc.svc;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.winproxy.policy.desired.DesiredState;
+import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.model.EndpointSliceInfo;
+import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.testing.PolicyHarness;
+import io.winproxy.policy.testing.Slice;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The incremental planner against the full one: after random changes to Services, EndpointSlices and the host, the
+ * host the incremental plans produce is always one a full plan has nothing to add to.
+ */
+class IncrementalPlannerTest {
+
+    private static ServiceInfo service(int n, boolean nodePort) {
+        return svc("default", "svc-" + n).type(nodePort ? "NodePort" : "ClusterIP").clusterIp("10.96.0." + n)
+                .port("http", "TCP", 80, "8080", nodePort ? 30000 + n : 0).build();
+    }
+
+    private static EndpointSliceInfo sliceOf(int n, List<Integer> pods) {
+        Slice s = Slice.slice("default", "svc-" + n + "-1", "svc-" + n).port("http", 8080);
+        for (int pod : pods) {
+            // Pods 0-9 run on this node (local endpoints), the others on node-b (remote endpoints).
+            s.ready(pod < 10 ? "192.168.4." + pod : "192.168.2." + pod, pod < 10 ? PolicyHarness.NODE : "node-b");
+        }
+        return s.build();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5})
+    void incrementalPlansConvergeExactlyAsFullPlansDo(long seed) {
+        Random random = new Random(seed);
+        PolicyHarness h = PolicyHarness.overlay();
+        for (int pod = 0; pod < 10; pod++) {
+            h.host.localEndpoint("EP-LOCAL-" + pod, "192.168.4." + pod);
+        }
+        IncrementalPlanner planner = new IncrementalPlanner();
+        Map<Integer, ServiceInfo> services = new HashMap<>();
+        Map<Integer, EndpointSliceInfo> slices = new HashMap<>();
+        int incremental = 0;
+        for (int step = 0; step < 150; step++) {
+            Set<LoadBalancerKey> hostKeys = new java.util.HashSet<>();
+            Set<String> hostIps = new java.util.HashSet<>();
+            int n = random.nextInt(12) + 1;
+            int op = random.nextInt(11);
+            if (op < 3 || !services.containsKey(n)) {
+                ServiceInfo s = service(n, random.nextBoolean());
+                h.update(services.put(n, s), s);
+            } else if (op < 4) {
+                h.delete(services.remove(n));
+            } else if (op < 8) {
+                List<Integer> pods = new ArrayList<>();
+                for (int i = 0, count = random.nextInt(5); i < count; i++) {
+                    pods.add(random.nextInt(40));
+                }
+                EndpointSliceInfo s = sliceOf(n, pods.stream().distinct().toList());
+                h.update(slices.put(n, s), s);
+            } else if (op == 10) {
+                // An HNS restart or an operator removes a remote endpoint: its IP is all the host says changed.
+                List<ObservedEndpoint> remotes = h.host.endpoints().values().stream().filter(ObservedEndpoint::remote)
+                        .toList();
+                if (!remotes.isEmpty()) {
+                    ObservedEndpoint victim = remotes.get(random.nextInt(remotes.size()));
+                    h.host.endpoints().remove(victim.id());
+                    hostIps.addAll(victim.ips());
+                }
+            } else {
+                // Someone deletes a load balancer behind winproxy's back.
+                List<ObservedLoadBalancer> lbs = new ArrayList<>(h.host.loadBalancers().values());
+                if (!lbs.isEmpty()) {
+                    ObservedLoadBalancer victim = lbs.get(random.nextInt(lbs.size()));
+                    h.host.deleteBehindTheBack(victim.id());
+                    hostKeys.add(victim.key());
+                }
+            }
+            h.state.applyChanges(h.services, h.endpoints);
+            DesiredState desired = h.calculator().calculate(h.state, h.node());
+            boolean full = step % 25 == 24;
+            Plan plan = planner.plan(desired, h.host.observe(), h.host.ownership(), true,
+                    new IncrementalPlanner.HostChanges(false, hostKeys, hostIps), full);
+            if (!planner.lastWasFull()) {
+                incremental++;
+            }
+            h.host.apply(plan);
+            planner.completed(true);
+
+            Plan check = PlanCalculator.plan(desired, h.host.observe(), h.host.ownership(), true);
+            assertThat(check.steps()).as("seed %d step %d: what a full plan still wants", seed, step).isEmpty();
+        }
+        assertThat(incremental).as("most plans were incremental").isGreaterThan(100);
+    }
+}
