@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Resolves a backend IP to the HNS endpoint a load balancer should reference. When several endpoints hold the IP,
@@ -21,14 +22,20 @@ public final class EndpointResolver {
     private record Candidate(String id, boolean remote, String providerAddress, boolean owned, long order) {
     }
 
-    private final Map<String, List<Candidate>> byIp = new HashMap<>();
-    private final Map<String, String> wantedPaByIp;
+    /** Per IP: a {@code Candidate} (almost always) or a {@code List<Candidate>}; compact at 100,000 IPs. */
+    private final Map<String, Object> byIp = new HashMap<>();
+    private final Function<String, String> wantedPaOf;
     private final Set<String> retiring = new HashSet<>();
     private long order;
 
     /** @param wantedPaByIp the desired provider address per remote-endpoint IP (read, not copied) */
     public EndpointResolver(Map<String, String> wantedPaByIp) {
-        this.wantedPaByIp = wantedPaByIp;
+        this(wantedPaByIp::get);
+    }
+
+    /** @param wantedPaOf the desired provider address of a remote-endpoint IP, or null */
+    public EndpointResolver(Function<String, String> wantedPaOf) {
+        this.wantedPaOf = wantedPaOf;
     }
 
     /** Adds an endpoint (after those added before it). */
@@ -36,7 +43,17 @@ public final class EndpointResolver {
         Candidate c = new Candidate(normalize(endpoint.id()), endpoint.remote(), endpoint.providerAddress(), owned,
                 order++);
         for (String ip : endpoint.ips()) {
-            byIp.computeIfAbsent(ip, k -> new ArrayList<>(1)).add(c);
+            Object current = byIp.get(ip);
+            if (current == null) {
+                byIp.put(ip, c);
+            } else if (current instanceof Candidate single) {
+                List<Candidate> list = new ArrayList<>(2);
+                list.add(single);
+                list.add(c);
+                byIp.put(ip, list);
+            } else {
+                candidates(current).add(c);
+            }
         }
     }
 
@@ -44,11 +61,18 @@ public final class EndpointResolver {
     public void remove(String id, List<String> ips) {
         String key = normalize(id);
         for (String ip : ips) {
-            List<Candidate> list = byIp.get(ip);
-            if (list != null) {
+            Object current = byIp.get(ip);
+            if (current instanceof Candidate single) {
+                if (single.id().equals(key)) {
+                    byIp.remove(ip);
+                }
+            } else if (current != null) {
+                List<Candidate> list = candidates(current);
                 list.removeIf(c -> c.id().equals(key));
                 if (list.isEmpty()) {
                     byIp.remove(ip);
+                } else if (list.size() == 1) {
+                    byIp.put(ip, list.get(0));
                 }
             }
         }
@@ -65,11 +89,15 @@ public final class EndpointResolver {
 
     /** The lower-case ID of the endpoint {@code ip} resolves to, or null. */
     public String resolve(String ip) {
-        List<Candidate> list = byIp.get(ip);
-        if (list == null || list.isEmpty()) {
+        Object current = byIp.get(ip);
+        if (current == null) {
             return null;
         }
-        String wantedPa = wantedPaByIp.get(ip);
+        if (current instanceof Candidate single) {
+            return single.id();
+        }
+        List<Candidate> list = candidates(current);
+        String wantedPa = wantedPaOf.apply(ip);
         Candidate best = null;
         for (Candidate c : list) {
             if (best == null || better(c, best, wantedPa)) {
@@ -99,8 +127,12 @@ public final class EndpointResolver {
 
     /** Whether any endpoint holds {@code ip}. */
     public boolean holds(String ip) {
-        List<Candidate> list = byIp.get(ip);
-        return list != null && !list.isEmpty();
+        return byIp.containsKey(ip);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Candidate> candidates(Object value) {
+        return (List<Candidate>) value;
     }
 
     static String normalize(String id) {

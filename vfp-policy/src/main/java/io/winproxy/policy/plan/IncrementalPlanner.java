@@ -68,7 +68,7 @@ public final class IncrementalPlanner {
             keysOf(ip, keys);
         }
         if (keys.isEmpty() && ips.isEmpty()) {
-            return new Plan(List.of(), List.of(), Map.of());
+            return new Plan(List.of(), List.of());
         }
         // The IPs whose endpoints matter: the changed ones and every backend of a load balancer to recheck.
         Set<String> relevantIps = new HashSet<>(ips);

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Computes the minimal ordered {@link Plan} that turns the observed host into the desired one. Owned objects are
@@ -46,13 +47,14 @@ public final class PlanCalculator {
     /** Computes the plan; see the class comment for the rules. */
     public static Plan plan(DesiredState desired, ObservedState observed, Ownership owned, boolean modifySupported) {
         List<PlanStep> steps = new ArrayList<>();
-        Map<String, DesiredRemoteEndpoint> desiredByIp = new HashMap<>();
-        Map<String, String> desiredPaByIp = new HashMap<>();
+        Map<String, DesiredRemoteEndpoint> desiredByIp = new HashMap<>(desired.remoteEndpoints().size() * 2);
         for (DesiredRemoteEndpoint ep : desired.remoteEndpoints()) {
-            if (desiredByIp.putIfAbsent(ep.ip(), ep) == null) {
-                desiredPaByIp.put(ep.ip(), ep.providerAddress());
-            }
+            desiredByIp.putIfAbsent(ep.ip(), ep);
         }
+        Function<String, String> desiredPaOf = ip -> {
+            DesiredRemoteEndpoint ep = desiredByIp.get(ip);
+            return ep == null ? null : ep.providerAddress();
+        };
 
         Set<String> staleIds = new HashSet<>();
         Set<String> staleIps = new HashSet<>();
@@ -95,7 +97,7 @@ public final class PlanCalculator {
             }
         }
 
-        EndpointResolver resolver = new EndpointResolver(desiredPaByIp);
+        EndpointResolver resolver = new EndpointResolver(desiredPaOf);
         for (ObservedEndpoint ep : observed.endpoints()) {
             if (!staleIds.contains(ep.id())) {
                 resolver.add(ep, owned.ownsRemoteEndpoint(ep.id()) || adoptedIds.contains(ep.id()));
@@ -177,7 +179,7 @@ public final class PlanCalculator {
                 steps.add(new PlanStep.DeleteRemoteEndpoint(ep.id(), ep.ips().isEmpty() ? "" : ep.ips().get(0)));
             }
         }
-        return new Plan(steps, unowned, desiredPaByIp);
+        return new Plan(steps, unowned, desiredPaOf);
     }
 
     private static List<ObservedLoadBalancer> unclaimed(List<ObservedLoadBalancer> sameKey, Set<String> claimed) {

@@ -172,13 +172,24 @@ public final class HcnTranslator {
 
     /** The HCN document of a remote endpoint (hcn-api.md's recipe); the PA policy only on overlay. */
     public static HostComputeEndpoint toHcn(DesiredRemoteEndpoint endpoint) {
-        List<HcnPolicy> policies = new ArrayList<>();
-        if (!endpoint.providerAddress().isEmpty()) {
-            ObjectNode settings = JsonNodeFactory.instance.objectNode()
-                    .put(PROVIDER_ADDRESS, endpoint.providerAddress());
-            policies.add(new HcnPolicy(PROVIDER_ADDRESS, settings));
-        }
+        return toHcn(endpoint, providerAddressPolicies(endpoint.providerAddress()));
+    }
+
+    /**
+     * As {@link #toHcn(DesiredRemoteEndpoint)}, with the policy list given: every endpoint of one node has the same
+     * one, and sharing it saves a JSON tree per endpoint (see {@link PlanExecutor}).
+     */
+    static HostComputeEndpoint toHcn(DesiredRemoteEndpoint endpoint, List<HcnPolicy> policies) {
         return new HostComputeEndpoint(null, null, null, policies, List.of(new IpConfiguration(endpoint.ip(), 0)),
                 endpoint.macAddress(), HostComputeEndpoint.FLAG_REMOTE_ENDPOINT, SchemaVersion.V2);
+    }
+
+    /** The policies of a remote endpoint with provider address {@code pa}: none on l2bridge (empty). */
+    static List<HcnPolicy> providerAddressPolicies(String pa) {
+        if (pa.isEmpty()) {
+            return List.of();
+        }
+        ObjectNode settings = JsonNodeFactory.instance.objectNode().put(PROVIDER_ADDRESS, pa);
+        return List.of(new HcnPolicy(PROVIDER_ADDRESS, settings));
     }
 }

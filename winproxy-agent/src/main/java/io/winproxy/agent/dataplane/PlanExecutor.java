@@ -3,6 +3,7 @@ package io.winproxy.agent.dataplane;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.NetworkSession;
+import io.winproxy.hns.model.HcnPolicy;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
@@ -51,6 +52,8 @@ final class PlanExecutor {
     private Map<String, ObservedEndpoint> endpointsById;
     private NetworkSession session;
     private String networkId;
+    /** The (immutable) policy list per provider address: one per node, shared by its endpoints' documents. */
+    private final Map<String, List<HcnPolicy>> policiesByPa = new java.util.HashMap<>();
     /** IDs chosen for the create steps of the current chunk. */
     private final Map<PlanStep, String> reserved = new IdentityHashMap<>();
 
@@ -243,7 +246,9 @@ final class PlanExecutor {
             session = hns.openNetwork(networkId);
         }
         c.writes++;
-        session.createEndpoint(HcnTranslator.toHcn(desired).withId(id));
+        List<HcnPolicy> policies = policiesByPa.computeIfAbsent(desired.providerAddress(),
+                HcnTranslator::providerAddressPolicies);
+        session.createEndpoint(HcnTranslator.toHcn(desired, policies).withId(id));
         ObservedEndpoint created = new ObservedEndpoint(id, List.of(desired.ip()), true, desired.providerAddress(),
                 desired.macAddress());
         resolver.add(created, true);
