@@ -46,9 +46,12 @@ public final class HcnTranslator {
                 providerAddress(endpoint).map(HcnTranslator::canonicalIp).orElse(""), "");
     }
 
-    /** An owned remote endpoint as the journal describes it (what winproxy wrote). */
+    /**
+     * An owned remote endpoint as the journal describes it (what winproxy wrote). A MAC conjured from the IP is left
+     * empty (unknown): a backend's desired MAC is always that one, so there is nothing to compare.
+     */
     public static ObservedEndpoint toObserved(String id, OwnershipJournal.RemoteEndpointEntry entry) {
-        return new ObservedEndpoint(lower(id), List.of(entry.ip()), true, entry.providerAddress(), entry.macAddress());
+        return new ObservedEndpoint(lower(id), List.of(entry.ip()), true, entry.providerAddress(), entry.storedMac());
     }
 
     /** The canonical text of an IP address (IPv6 compressed, lower-case); the input when it is not an IP. */

@@ -72,6 +72,7 @@ public final class HnsDataplane {
     /** Owned load balancers as the journal describes them, by lower-case ID. */
     private final Map<String, ObservedLoadBalancer> journaled = new HashMap<>();
     private List<String> lbIds = List.of();
+    private final Map<String, String> providerAddresses = new HashMap<>();
     /** What the last observe saw change on the host (see {@link #hostChanges()}). */
     private Set<LoadBalancerKey> changedKeys = new HashSet<>();
     private Set<String> changedIps = new HashSet<>();
@@ -257,7 +258,11 @@ public final class HnsDataplane {
      * that would be tens of megabytes for nothing.
      */
     void remember(HostComputeEndpoint doc) {
-        ObservedEndpoint observed = HcnTranslator.toObserved(doc);
+        ObservedEndpoint read = HcnTranslator.toObserved(doc);
+        // One string per provider address (a node's IP), not one per endpoint read.
+        String pa = providerAddresses.computeIfAbsent(read.providerAddress(), k -> k);
+        ObservedEndpoint observed = pa == read.providerAddress() ? read
+                : new ObservedEndpoint(read.id(), read.ips(), read.remote(), pa, read.macAddress());
         changedIps.addAll(observed.ips());
         if (!doc.isRemote()) {
             endpointDocs.put(observed.id(), doc);
@@ -339,7 +344,7 @@ public final class HnsDataplane {
                 // What HNS omits is not drift: an absent provider address is taken from the journal.
                 String pa = read.providerAddress().isEmpty() ? ep.get().providerAddress() : read.providerAddress();
                 ObservedEndpoint seen = new ObservedEndpoint(id, read.ips(), read.remote(), pa,
-                        ep.get().macAddress());
+                        ep.get().storedMac());
                 ObservedEndpoint written = HcnTranslator.toObserved(id, ep.get());
                 if (!seen.equals(written)) {
                     logger.warn("Owned remote endpoint {} changed behind winproxy's back ({} -> {}); repairing",
@@ -414,6 +419,12 @@ public final class HnsDataplane {
         endpointDocs.remove(endpoint.id());
         endpoints.remove(endpoint.id());
         drift.track(endpoint.id());
+    }
+
+    /** Whether the endpoint is a local one (the CNI's; never deleted by winproxy). */
+    boolean isLocalEndpoint(String id) {
+        ObservedEndpoint known = endpoints.get(id);
+        return known != null && !known.remote();
     }
 
     void deletedEndpoint(String id) {

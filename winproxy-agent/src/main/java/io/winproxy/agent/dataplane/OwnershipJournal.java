@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.winproxy.policy.desired.MacAddresses;
 import io.winproxy.policy.plan.Ownership;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -65,14 +66,28 @@ public final class OwnershipJournal {
         }
     }
 
-    /** An owned remote endpoint as winproxy wrote it: IP, provider address (empty on l2bridge) and MAC. */
+    /**
+     * An owned remote endpoint as winproxy wrote it: IP, provider address (empty on l2bridge) and MAC. A MAC that is
+     * the one conjured from the IP ({@link MacAddresses#conjure}, the case of every backend) is not stored: it follows
+     * from the IP, and 100,000 copies of it would cost megabytes; {@link #macAddress()} still returns it.
+     */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record RemoteEndpointEntry(@JsonProperty("ip") String ip,
                                       @JsonProperty("providerAddress") String providerAddress,
-                                      @JsonProperty("macAddress") String macAddress) {
+                                      @JsonProperty("macAddress") String storedMac) {
         public RemoteEndpointEntry {
             providerAddress = providerAddress == null ? "" : providerAddress;
-            macAddress = macAddress == null ? "" : macAddress;
+            storedMac = storedMac == null || storedMac.isEmpty() || storedMac.equalsIgnoreCase(conjured(ip)) ? ""
+                    : storedMac;
+        }
+
+        /** The MAC winproxy wrote. */
+        public String macAddress() {
+            return storedMac.isEmpty() ? conjured(ip) : storedMac;
+        }
+
+        private static String conjured(String ip) {
+            return ip == null || ip.isEmpty() ? "" : MacAddresses.conjure(ip);
         }
 
         public RemoteEndpointEntry(String ip) {
@@ -173,7 +188,7 @@ public final class OwnershipJournal {
 
     private RemoteEndpointEntry shared(RemoteEndpointEntry e) {
         String pa = providerAddresses.computeIfAbsent(e.providerAddress(), k -> k);
-        return pa == e.providerAddress() ? e : new RemoteEndpointEntry(e.ip(), pa, e.macAddress());
+        return pa == e.providerAddress() ? e : new RemoteEndpointEntry(e.ip(), pa, e.storedMac());
     }
 
     private void replay(Change change) {

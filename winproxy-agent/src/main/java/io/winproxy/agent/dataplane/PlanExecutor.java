@@ -48,8 +48,11 @@ final class PlanExecutor {
     private final HnsDataplane host;
     private boolean modifySupported;
 
+    /** Built on first use (plans that only adopt or delete need none): 100,000 endpoints are not free. */
     private EndpointResolver resolver;
-    private Map<String, ObservedEndpoint> endpointsById;
+    private List<ObservedEndpoint> observedEndpoints = List.of();
+    private Plan current;
+    private final Set<String> deletedEndpoints = new HashSet<>();
     private NetworkSession session;
     private String networkId;
     /** The (immutable) policy list per provider address: one per node, shared by its endpoints' documents. */
@@ -89,17 +92,9 @@ final class PlanExecutor {
             return c.failures.isEmpty() ? ApplyResult.EMPTY : new ApplyResult(0, 0, 0, 0, 0, c.failures, List.of());
         }
         this.networkId = network;
-        this.resolver = new EndpointResolver(plan.providerAddresses());
-        this.endpointsById = new java.util.HashMap<>(endpoints.size() * 2);
-        for (ObservedEndpoint ep : endpoints) {
-            resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
-            endpointsById.put(ep.id(), ep);
-        }
-        for (PlanStep step : plan.steps()) {
-            if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
-                resolver.retire(s.id());
-            }
-        }
+        this.resolver = null;
+        this.observedEndpoints = endpoints;
+        this.current = plan;
         Counters c = new Counters();
         List<PlanStep> steps = plan.steps();
         try {
@@ -113,6 +108,10 @@ final class PlanExecutor {
             }
         } finally {
             reserved.clear();
+            resolver = null;
+            deletedEndpoints.clear();
+            observedEndpoints = List.of();
+            current = null;
             if (session != null) {
                 session.close();
                 session = null;
@@ -213,8 +212,10 @@ final class PlanExecutor {
             ObservedEndpoint adopted = new ObservedEndpoint(HcnTranslator.lower(s.id()), List.of(s.endpoint().ip()),
                     true, s.endpoint().providerAddress(), s.endpoint().macAddress());
             journal.recordRemoteEndpoint(s.id(), entry(s.endpoint()));
-            resolver.remove(adopted.id(), adopted.ips());
-            resolver.add(adopted, true);
+            if (resolver != null) {
+                resolver.remove(adopted.id(), adopted.ips());
+                resolver.add(adopted, true);
+            }
             host.adoptedEndpoint(adopted);
             c.adopted++;
         } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
@@ -251,8 +252,7 @@ final class PlanExecutor {
         session.createEndpoint(HcnTranslator.toHcn(desired, policies).withId(id));
         ObservedEndpoint created = new ObservedEndpoint(id, List.of(desired.ip()), true, desired.providerAddress(),
                 desired.macAddress());
-        resolver.add(created, true);
-        endpointsById.put(id, created);
+        resolver().add(created, true);
         host.created(created);
         c.created++;
         logger.debug("Created remote endpoint {} for {} (PA {})", id, desired.ip(),
@@ -334,8 +334,7 @@ final class PlanExecutor {
 
     private void deleteRemoteEndpoint(String id, String ip, Counters c) {
         String key = HcnTranslator.lower(id);
-        ObservedEndpoint observed = endpointsById.get(key);
-        if (observed != null && !observed.remote()) {
+        if (host.isLocalEndpoint(key)) {
             // The CNI owns local endpoints; a plan must never delete one.
             logger.error("Refusing to delete local endpoint {} ({})", id, ip);
             return;
@@ -351,16 +350,36 @@ final class PlanExecutor {
             }
         }
         journal.forgetRemoteEndpoint(id);
-        resolver.remove(key, observed == null ? List.of(ip) : observed.ips());
-        endpointsById.remove(key);
+        if (resolver != null) {
+            resolver.remove(key, List.of(ip));
+        }
+        deletedEndpoints.add(key);
         host.deletedEndpoint(key);
+    }
+
+    /** The resolver over the observed endpoints and those created since, built on first use. */
+    private EndpointResolver resolver() {
+        if (resolver == null) {
+            resolver = new EndpointResolver(current.providerAddresses());
+            for (ObservedEndpoint ep : observedEndpoints) {
+                if (!deletedEndpoints.contains(ep.id())) {
+                    resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
+                }
+            }
+            for (PlanStep step : current.steps()) {
+                if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+                    resolver.retire(s.id());
+                }
+            }
+        }
+        return resolver;
     }
 
     /** Per backend: the endpoint it resolves to now, or "". */
     private List<String> refs(DesiredLoadBalancer desired) {
         List<String> refs = new ArrayList<>(desired.backends().size());
         for (String ip : desired.backends()) {
-            String id = resolver.resolve(ip);
+            String id = resolver().resolve(ip);
             refs.add(id == null ? "" : id);
         }
         return refs;

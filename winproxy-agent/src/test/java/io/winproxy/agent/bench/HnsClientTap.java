@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Which HNS documents the agent read, by object ID, and how long its HNS calls took. The native-call journal counts
@@ -29,7 +30,8 @@ import java.util.Set;
 final class HnsClientTap implements InvocationHandler {
     private final HnsClient delegate;
     private final HnsClient client;
-    private final Map<String, Integer> readsById = new HashMap<>();
+    /** Keyed by the GUID's value (two longs), not its text: at 100,000 objects the text would weigh on the heap. */
+    private final Map<UUID, Integer> readsById = new HashMap<>();
     private int documents;
     private int localEndpoints;
     private long nanosInClient;
@@ -85,8 +87,12 @@ final class HnsClientTap implements InvocationHandler {
         readsById.merge(normalize(id), 1, Integer::sum);
     }
 
-    static String normalize(String id) {
-        return id == null ? "" : id.toLowerCase(Locale.ROOT);
+    static UUID normalize(String id) {
+        String bare = id.trim();
+        if (bare.startsWith("{") && bare.endsWith("}")) {
+            bare = bare.substring(1, bare.length() - 1);
+        }
+        return UUID.fromString(bare);
     }
 
     void reset() {
@@ -112,9 +118,9 @@ final class HnsClientTap implements InvocationHandler {
     }
 
     /** Reads of documents whose (normalized) ID is in {@code ids}. */
-    int readsOf(Set<String> ids) {
+    int readsOf(Set<UUID> ids) {
         int n = 0;
-        for (Map.Entry<String, Integer> e : readsById.entrySet()) {
+        for (Map.Entry<UUID, Integer> e : readsById.entrySet()) {
             if (ids.contains(e.getKey())) {
                 n += e.getValue();
             }

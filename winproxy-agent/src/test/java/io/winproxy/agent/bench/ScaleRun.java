@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -271,10 +272,10 @@ final class ScaleRun {
      * objects winproxy owns (here every load balancer and every remote endpoint: the benchmark's host has no others).
      * Read straight from the emulator, outside any measurement.
      */
-    private record HostObjects(int count, Set<String> owned) {
+    private record HostObjects(int count, Set<UUID> owned) {
         static HostObjects read(HnsEmulator hns) {
             HostComputeNetwork network = hns.getNetworkByName(ScaleCluster.NETWORK).orElseThrow();
-            Set<String> owned = new HashSet<>();
+            Set<UUID> owned = new HashSet<>();
             int count = 1;
             for (HostComputeEndpoint ep : hns.listEndpoints(network.id())) {
                 count++;
