@@ -13,7 +13,7 @@ import java.util.Locale;
 /**
  * A synthetic overlay cluster for the benchmarks: {@code servicePorts} single-port Services (every tenth a NodePort),
  * each backed by one EndpointSlice of {@code endpointsPerPort} pods spread round-robin over {@link #NODES} nodes.
- * Node {@code n} has pod CIDR {@code 10.(100+n).0.0/16}; node 0 is this node, so a tenth of the endpoints are local
+ * Node {@code n} has pod CIDR {@code 10.(100+n).0.0/16}; node 0 is this node, so one endpoint in a hundred is local
  * and the rest need remote endpoints through their node's provider address {@code 192.168.(n/250).(n%250+1)}.
  * Every pod IP is distinct. Deterministic: the same arguments give equal objects.
  */
