@@ -205,10 +205,13 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             // Only the periodic resync (no change waiting) spends the drift budget: a sync for a change stays cheap.
             boolean periodic = !changeRequested.getAndSet(false);
             ObservedState observed = dataplane.observe(periodic);
+            long observedAt = System.nanoTime();
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
             PolicySnapshot snapshot = policy.compute(host);
+            long computedAt = System.nanoTime();
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
                     dataplane.modifySupported(), dataplane.hostChanges(), periodic);
+            long plannedAt = System.nanoTime();
             ApplyResult result;
             try {
                 result = dataplane.apply(plan);
@@ -219,14 +222,20 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             policy.planApplied(result.complete());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             report(snapshot, plan, result);
-            SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took);
+            SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took,
+                    new SyncReport.Timings(Duration.ofNanos(observedAt - start),
+                            Duration.ofNanos(computedAt - observedAt), Duration.ofNanos(plannedAt - computedAt),
+                            Duration.ofNanos(System.nanoTime() - plannedAt)));
             // The first sync is always reported: after a restart its "0 created ... 0 deleted" is the proof of adoption.
             if (result.changed() || !result.complete() || sequence == 1) {
                 logger.info("Sync {}: {} created, {} modified, {} deleted, {} adopted, {} failed, {} deferred in {} ms",
                         sequence, result.created(), result.modified(), result.deleted(), result.adopted(),
                         result.failures().size(), result.deferred().size(), took.toMillis());
             } else {
-                logger.debug("Sync {}: no change ({} ms)", sequence, took.toMillis());
+                logger.debug("Sync {}: no change ({} ms: observe {}, policy {}, plan {}, apply {})", sequence,
+                        took.toMillis(), syncReport.timings().observe().toMillis(),
+                        syncReport.timings().policy().toMillis(), syncReport.timings().plan().toMillis(),
+                        syncReport.timings().apply().toMillis());
             }
             try {
                 onSync.accept(syncReport);
