@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -168,7 +169,7 @@ public final class HnsDataplane {
             lbDocs.clear();
             changedEverything = true;
         }
-        if (!current.equals(network)) {
+        if (network == null || !sameRouting(network, current)) {
             // New remote-subnet routes or a new provider address change the desired state as a whole.
             changedEverything = true;
         }
@@ -387,6 +388,13 @@ public final class HnsDataplane {
     public IncrementalPlanner.HostChanges hostChanges() {
         return changedEverything ? IncrementalPlanner.HostChanges.EVERYTHING
                 : new IncrementalPlanner.HostChanges(false, Set.copyOf(changedKeys), Set.copyOf(changedIps));
+    }
+
+    /** Whether two reads of the network agree on what the policy takes from it (type, addresses, routes). */
+    private static boolean sameRouting(HostComputeNetwork a, HostComputeNetwork b) {
+        return a.id().equalsIgnoreCase(b.id()) && Objects.equals(a.type(), b.type())
+                && a.providerAddress().equals(b.providerAddress()) && a.subnetPrefixes().equals(b.subnetPrefixes())
+                && a.remoteSubnetRoutes().equals(b.remoteSubnetRoutes());
     }
 
     private void addKey(LoadBalancerKey key) {

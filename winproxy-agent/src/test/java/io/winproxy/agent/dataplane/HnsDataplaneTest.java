@@ -584,6 +584,26 @@ class HnsDataplaneTest {
         assertThat(restarted.journal().ownership().remoteEndpointIds()).isEmpty();
     }
 
+    @Test
+    void hostChangesNameWhatVanishedSoThatPlansCanBeIncremental() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        assertThat(dp.hostChanges().everything()).as("the first observe").isTrue();
+        sync(dp, desired());
+        assertThat(dp.hostChanges()).isEqualTo(new io.winproxy.policy.plan.IncrementalPlanner.HostChanges(false,
+                Set.of(), Set.of()));
+
+        String dnsLb = hns.listLoadBalancers().stream().filter(lb -> lb.frontendVips().contains("10.96.0.10"))
+                .findFirst().orElseThrow().id();
+        hns.deleteLoadBalancer(dnsLb);
+        dp.observe();
+        assertThat(dp.hostChanges().loadBalancerKeys()).containsExactly(dns().key());
+
+        moveWinB();
+        dp.observe();
+        assertThat(dp.hostChanges().everything()).as("new routes change provider addresses").isTrue();
+    }
+
     /** Stands for the process dying: nothing after it runs, no finally of the dataplane may save the journal. */
     private static final class ProcessKilled extends Error {
     }
