@@ -104,7 +104,10 @@ class AgentEndpointsIT {
                 .contains("kubeproxy_sync_proxy_rules_duration_seconds_bucket{ip_family=\"IPv4\",le=\"0.001\"}")
                 .contains("kubeproxy_proxy_livez_total{code=\"200\"}")
                 .contains("kubeproxy_sync_proxy_rules_service_changes_total")
-                .contains("winproxy_hns_calls_total{code=\"0x00000000\",operation=\"HcnCreateLoadBalancer\"}");
+                .contains("winproxy_hns_calls_total{code=\"0x00000000\",operation=\"HcnCreateLoadBalancer\"}")
+                // The emulated HNS reports its native calls as the binding does: the agent wires them to /metrics.
+                .contains("winproxy_hns_native_calls_total{call=\"HcnEnumerateEndpoints\"}")
+                .contains("winproxy_hns_native_calls_total{call=\"HcnCreateLoadBalancer\"}");
         HttpResponse<String> mode = HttpProbe.get(metricsPort, "/proxyMode");
         assertThat(mode.body()).isEqualTo("kernelspace");
         assertThat(mode.headers().firstValue("Content-Type")).hasValue("text/plain; charset=utf-8");

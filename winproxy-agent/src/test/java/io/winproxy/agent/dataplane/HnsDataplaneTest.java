@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class HnsDataplaneTest {
     private static final ServicePortName WEB = new ServicePortName("default", "web", "http", Protocol.TCP);
@@ -602,6 +604,54 @@ class HnsDataplaneTest {
         moveWinB();
         dp.observe();
         assertThat(dp.hostChanges().everything()).as("new routes change provider addresses").isTrue();
+    }
+
+    /** HNS versions of the echo profiles (VERBATIM on a version with a working modify). */
+    private static HnsVersion versionOf(EchoProfile profile) {
+        return switch (profile) {
+            case WS2019 -> HnsVersion.WINDOWS_SERVER_2019;
+            case WS2022 -> HnsVersion.WINDOWS_SERVER_2022;
+            case WS2025 -> HnsVersion.WINDOWS_SERVER_2025;
+            case VERBATIM -> MODIFY_WORKS;
+        };
+    }
+
+    /** A NodePort with the fields some HNS versions drop on read-back: port-mapping flag 16 and DistributionType. */
+    private static DesiredLoadBalancer nodePort() {
+        return new DesiredLoadBalancer(WEB, LoadBalancerKind.NODE_PORT,
+                new LoadBalancerKey(IpFamily.IPV4, "", Protocol.TCP, 30080), 8080, List.of("10.244.1.5", "10.244.2.6"),
+                "", 0, 16 | 2, 2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(EchoProfile.class)
+    void onEveryEchoProfileNothingIsRecreatedAndRestartsAdoptWithoutWrites(EchoProfile profile) throws IOException {
+        hns.setVersion(versionOf(profile));
+        hns.setEcho(profile);
+        DesiredState state = new DesiredState(List.of(web(List.of("10.244.1.5", "10.244.2.6")), dns(), nodePort()),
+                List.of(REMOTE), List.of());
+        HnsDataplane dp = dataplane();
+        assertThat(sync(dp, state).created()).isEqualTo(4);
+
+        hns.journal().reset();
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        assertThat(sync(dp, state, true).writes()).as("a periodic resync reading every document").isZero();
+        assertThat(hns.journal().writes()).isZero();
+
+        hns.journal().reset();
+        HnsDataplane restarted = dataplane();
+        assertThat(sync(restarted, state).writes()).isZero();
+        assertThat(hns.journal().count(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER)).as("owned, not read").isZero();
+
+        loseJournal();
+        hns.journal().reset();
+        HnsDataplane adopting = dataplane();
+        ApplyResult adopted = sync(adopting, state);
+        assertThat(adopted.adopted()).isEqualTo(4);
+        assertThat(hns.journal().writes()).isZero();
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        assertThat(sync(adopting, state, true).writes()).isZero();
+        assertThat(hns.journal().writes()).isZero();
     }
 
     /** Stands for the process dying: nothing after it runs, no finally of the dataplane may save the journal. */

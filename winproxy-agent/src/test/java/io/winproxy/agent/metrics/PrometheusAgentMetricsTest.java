@@ -209,6 +209,20 @@ class PrometheusAgentMetricsTest {
     }
 
     @Test
+    void nativeHcnCallsAreCountedByFunction() throws IOException {
+        metrics.hnsNativeCall("HcnEnumerateEndpoints");
+        metrics.hnsNativeCall("HcnOpenLoadBalancer");
+        metrics.hnsNativeCall("HcnOpenLoadBalancer");
+
+        PrometheusTextParser.Family calls = scrape().get("winproxy_hns_native_calls_total");
+        assertThat(calls.type()).isEqualTo("counter");
+        assertThat(calls.value("winproxy_hns_native_calls_total", Map.of("call", "HcnEnumerateEndpoints")))
+                .isEqualTo(1);
+        assertThat(calls.value("winproxy_hns_native_calls_total", Map.of("call", "HcnOpenLoadBalancer")))
+                .isEqualTo(2);
+    }
+
+    @Test
     void loadBalancerOwnershipAndFailedServicePortsAreGauges() throws IOException {
         metrics.loadBalancers(7, 2);
         metrics.servicePortsFailed(1);
