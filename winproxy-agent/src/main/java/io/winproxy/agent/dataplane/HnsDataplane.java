@@ -66,7 +66,12 @@ public final class HnsDataplane {
     private final Map<String, ObservedEndpoint> endpoints = new LinkedHashMap<>();
     /** Every endpoint as the last {@link #observe} saw it (read ones, then owned ones), until {@link #apply}. */
     private List<ObservedEndpoint> lastObserved = List.of();
-    /** The documents read of endpoints winproxy does not own (CNI local endpoints, unowned remote ones). */
+    /**
+     * The same list instance until the local endpoints change, so that the node network built from it is rebuilt
+     * only then (see {@code VfpPolicyEngine}).
+     */
+    private List<HostComputeEndpoint> endpointDocsView;
+    /** The documents read of local endpoints (the CNI's, the source VIP's). */
     private final Map<String, HostComputeEndpoint> endpointDocs = new LinkedHashMap<>();
     /** The documents read of load balancers not described by a journal fingerprint. */
     private final Map<String, HostComputeLoadBalancer> lbDocs = new HashMap<>();
@@ -134,7 +139,10 @@ public final class HnsDataplane {
      * by ID. Remote endpoints are described by the journal (owned ones) or by what was read of them.
      */
     public List<HostComputeEndpoint> endpoints() {
-        return List.copyOf(endpointDocs.values());
+        if (endpointDocsView == null) {
+            endpointDocsView = List.copyOf(endpointDocs.values());
+        }
+        return endpointDocsView;
     }
 
     public OwnershipJournal journal() {
@@ -166,6 +174,7 @@ public final class HnsDataplane {
                     networkName, network.id(), current.id());
             endpoints.clear();
             endpointDocs.clear();
+            endpointDocsView = null;
             lbDocs.clear();
             changedEverything = true;
         }
@@ -231,7 +240,9 @@ public final class HnsDataplane {
                 it.remove();
             }
         }
-        endpointDocs.keySet().retainAll(ids);
+        if (endpointDocs.keySet().retainAll(ids)) {
+            endpointDocsView = null;
+        }
         List<String> gone = journal.ownership().remoteEndpointIds().stream().filter(id -> !ids.contains(id)).toList();
         for (String owned : gone) {
             logger.info("Owned remote endpoint {} is gone from HNS; it will be re-created if still desired", owned);
@@ -267,6 +278,7 @@ public final class HnsDataplane {
         changedIps.addAll(observed.ips());
         if (!doc.isRemote()) {
             endpointDocs.put(observed.id(), doc);
+            endpointDocsView = null;
         }
         endpoints.put(observed.id(), observed);
     }
@@ -424,7 +436,9 @@ public final class HnsDataplane {
     }
 
     void adoptedEndpoint(ObservedEndpoint endpoint) {
-        endpointDocs.remove(endpoint.id());
+        if (endpointDocs.remove(endpoint.id()) != null) {
+            endpointDocsView = null;
+        }
         endpoints.remove(endpoint.id());
         drift.track(endpoint.id());
     }
@@ -437,7 +451,9 @@ public final class HnsDataplane {
 
     void deletedEndpoint(String id) {
         endpoints.remove(id);
-        endpointDocs.remove(id);
+        if (endpointDocs.remove(id) != null) {
+            endpointDocsView = null;
+        }
         drift.forget(id);
     }
 

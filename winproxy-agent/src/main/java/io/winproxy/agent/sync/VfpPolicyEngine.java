@@ -62,6 +62,8 @@ public final class VfpPolicyEngine implements PolicyEngine {
 
     /** Plans the syncs of this engine in proportion to what changed (see {@link IncrementalPlanner}). */
     private final IncrementalPlanner planner = new IncrementalPlanner();
+    private HostView lastHost;
+    private NodeInfo lastHostNode;
 
     /** A single-stack engine: health and metrics report IPv4 only (read-only tools, tests). */
     public VfpPolicyEngine(PolicyCalculator calculator, NodeNetworkFactory nodeNetworks, AgentMetrics metrics,
@@ -108,7 +110,17 @@ public final class VfpPolicyEngine implements PolicyEngine {
         ProxyChanges changes = state.applyChanges(serviceChanges, endpointChanges);
         metrics.serviceChangesPending(0);
         metrics.endpointChangesPending(0);
-        NodeNetwork network = nodeNetworks.build(host, node);
+        // The node network (local endpoints, routes, host MAC) is rebuilt only when its inputs changed: the same
+        // endpoint list instance (the dataplane keeps it until an endpoint comes or goes), network and Node.
+        NodeNetwork network;
+        if (lastHost != null && lastNodeNetwork != null && host.endpoints() == lastHost.endpoints()
+                && host.network().equals(lastHost.network()) && Objects.equals(node, lastHostNode)) {
+            network = lastNodeNetwork;
+        } else {
+            network = nodeNetworks.build(host, node);
+        }
+        lastHost = host;
+        lastHostNode = node;
         lastNodeNetwork = network;
         DesiredState desired = calculator.calculate(state, network);
         List<IpFamily> families = families(network);
