@@ -24,13 +24,13 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code winproxy [kube-proxy flags]}: runs the proxy until SIGTERM / Ctrl+C. {@code --write-config-to} writes the
  * effective configuration and exits; {@code --cleanup} is the {@code cleanup} command.
  */
-@Command(name = "winproxy", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
-        versionProvider = VersionCommand.Provider.class,
+@Command(name = "winproxy", scope = ScopeType.INHERIT,
         description = "A drop-in replacement for kube-proxy's Windows kernelspace mode.",
         subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class, HnsCommand.class,
                 CleanupCommand.class, VersionCommand.class})
@@ -38,6 +38,17 @@ public final class RootCommand implements Callable<Integer> {
     private static final Logger logger = LoggerFactory.getLogger(RootCommand.class);
 
     private final CliContext context;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT,
+            description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(names = "--version", arity = "0..1", fallbackValue = "true", paramLabel = "true|raw",
+            scope = ScopeType.LOCAL,
+            description = "Print the version and exit, as kube-proxy does: 'Kubernetes v1.N.M' (the release whose "
+                    + "behaviour winproxy matches), then winproxy's own; --version=raw prints kube-proxy's "
+                    + "version.Info form.")
+    String version;
 
     @Mixin
     ProxyFlags flags = new ProxyFlags();
@@ -55,6 +66,10 @@ public final class RootCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws ConfigException, InterruptedException, IOException {
+        if (version != null && !version.equalsIgnoreCase("false")) {
+            VersionCommand.printKubeProxyVersion(context.out(), version);
+            return 0;
+        }
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         LoggingSetup.configure(config.logging());
         config.warnings().forEach(w -> logger.warn("{}", w));

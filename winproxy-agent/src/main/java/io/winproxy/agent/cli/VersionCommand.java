@@ -1,8 +1,9 @@
 package io.winproxy.agent.cli;
 
+import java.io.PrintStream;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code winproxy version}: the winproxy and Java versions. */
@@ -23,11 +24,41 @@ public final class VersionCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** For {@code --version}. */
-    public static final class Provider implements IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"winproxy " + version()};
+    /**
+     * The Kubernetes release whose kube-proxy behaviour winproxy matches (its flags, gates and defaults). Launchers
+     * such as Calico's parse {@code kube-proxy --version} to decide on DSR and overlay support.
+     */
+    public static final String KUBERNETES_VERSION = "v1.33.0";
+
+    /**
+     * kube-proxy's {@code --version} output: {@code Kubernetes v1.N.M} (then winproxy's own line), or with
+     * {@code raw} the {@code version.Info} form.
+     *
+     * @throws UsageException naming {@code --version} for any other value than true or raw
+     */
+    static void printKubeProxyVersion(PrintStream out, String value) {
+        if (value.equalsIgnoreCase("raw")) {
+            String[] parts = KUBERNETES_VERSION.substring(1).split("\\.");
+            out.printf(Locale.ROOT, "version.Info{Major:\"%s\", Minor:\"%s\", GitVersion:\"%s\", GitCommit:\"%s\", "
+                    + "GitTreeState:\"clean\", BuildDate:\"\", GoVersion:\"java%s\", Compiler:\"winproxy\", "
+                    + "Platform:\"%s\"}%n", parts[0], parts[1], KUBERNETES_VERSION, "winproxy-" + version(),
+                    System.getProperty("java.version"), platform());
+            return;
         }
+        if (!value.equalsIgnoreCase("true")) {
+            throw new UsageException("--version: invalid value \"" + value + "\" (want true, false or raw)");
+        }
+        out.println("Kubernetes " + KUBERNETES_VERSION);
+        out.println("winproxy " + version() + " (java " + System.getProperty("java.version") + ")");
+    }
+
+    /** Go's GOOS/GOARCH spelling of this platform, e.g. windows/amd64. */
+    static String platform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        String goos = os.startsWith("windows") ? "windows" : os.startsWith("mac") ? "darwin" : os;
+        String goarch = arch.equals("x86_64") || arch.equals("amd64") ? "amd64"
+                : arch.equals("aarch64") ? "arm64" : arch;
+        return goos + "/" + goarch;
     }
 }

@@ -106,4 +106,31 @@ class MainTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--hns");
     }
+
+    @Test
+    void versionPrintsWhatKubeProxyPrintsThenWinproxysOwnVersion() {
+        CliRunner.Result r = CliRunner.run("--version");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        // Calico's launcher scripts parse this first line to decide on DSR and overlay support.
+        assertThat(r.out().lines().findFirst()).hasValue("Kubernetes " + VersionCommand.KUBERNETES_VERSION);
+        assertThat(r.out()).matches("(?s)Kubernetes v1\\.\\d+\\.\\d+\\Rwinproxy .*");
+        // A launcher's other flags do not matter: the version is printed before the configuration is resolved.
+        assertThat(CliRunner.run("--version=true", "--proxy-mode=kernelspace").out())
+                .startsWith("Kubernetes " + VersionCommand.KUBERNETES_VERSION);
+    }
+
+    @Test
+    void versionRawPrintsTheVersionInfoForm() {
+        CliRunner.Result r = CliRunner.run("--version=raw");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("version.Info{Major:\"1\", Minor:\"")
+                .contains("GitVersion:\"" + VersionCommand.KUBERNETES_VERSION + "\"").contains("Platform:\"");
+    }
+
+    @Test
+    void anInvalidVersionValueIsOneLineAndExit2() {
+        CliRunner.Result r = CliRunner.run("--version=yes-please");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("winproxy: --version: invalid value \"yes-please\" (want true, false or raw)");
+    }
 }
