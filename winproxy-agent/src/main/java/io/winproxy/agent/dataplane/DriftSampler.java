@@ -39,7 +39,10 @@ final class DriftSampler {
         this.nanoTime = nanoTime;
     }
 
-    /** Adds an object to the rotation (at the end). */
+    /**
+     * Adds an object to the rotation (at the end). Objects leave it lazily: {@link #next} drops the IDs that are no
+     * longer owned when it meets them.
+     */
     void track(String id) {
         queue.addLast(id);
         if (queue.size() > 2 * Math.max(1024, lastOwned)) {
@@ -48,10 +51,6 @@ final class DriftSampler {
             queue.addAll(distinct);
             lastOwned = distinct.size();
         }
-    }
-
-    /** Removes an object from the rotation: lazily, {@link #next} skips IDs that are no longer owned. */
-    void forget(String id) {
     }
 
     /**
@@ -85,9 +84,5 @@ final class DriftSampler {
         queue.addAll(out);
         credit -= out.size();
         return out;
-    }
-
-    int size() {
-        return queue.size();
     }
 }

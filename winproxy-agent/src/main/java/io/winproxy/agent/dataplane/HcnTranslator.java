@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Pure translation between HCN documents and the policy vocabulary, in both directions. No I/O, no state. */
 public final class HcnTranslator {
@@ -125,6 +126,15 @@ public final class HcnTranslator {
      */
     public static ObservedLoadBalancer toObserved(HostComputeLoadBalancer lb,
                                                   Map<String, List<String>> ipsByEndpointId) {
+        return toObserved(lb, ipsByEndpointId::get);
+    }
+
+    /**
+     * As {@link #toObserved(HostComputeLoadBalancer, Map)}, with the IPs of a referenced endpoint (lower-case ID)
+     * looked up, or null when the endpoint is unknown.
+     */
+    public static ObservedLoadBalancer toObserved(HostComputeLoadBalancer lb,
+                                                  Function<String, List<String>> ipsOfEndpoint) {
         IpFamily family = (lb.flags() & HostComputeLoadBalancer.FLAG_IPV6) != 0 ? IpFamily.IPV6 : IpFamily.IPV4;
         String vip = lb.frontendVips().isEmpty() ? "" : canonicalIp(lb.frontendVips().get(0));
         if (!vip.isEmpty()) {
@@ -147,7 +157,7 @@ public final class HcnTranslator {
         }
         List<String> backendIps = new ArrayList<>();
         for (String endpointId : lb.hostComputeEndpoints()) {
-            List<String> ips = ipsByEndpointId.get(endpointId.toLowerCase(java.util.Locale.ROOT));
+            List<String> ips = ipsOfEndpoint.apply(lower(endpointId));
             if (ips == null) {
                 continue;
             }

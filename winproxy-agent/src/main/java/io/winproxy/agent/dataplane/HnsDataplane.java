@@ -189,13 +189,9 @@ public final class HnsDataplane {
 
         Map<String, ObservedLoadBalancer> drifted = new HashMap<>();
         Map<String, ObservedEndpoint> driftedEndpoints = new HashMap<>();
-        Map<String, List<String>> ipsById = null;
         for (String id : drift.next(driftCheck, id -> journal.ownsLoadBalancer(id)
                 || journal.ownsRemoteEndpoint(id))) {
-            if (ipsById == null) {
-                ipsById = ipsById();
-            }
-            readForDrift(id, drifted, driftedEndpoints, ipsById);
+            readForDrift(id, drifted, driftedEndpoints);
         }
 
         List<ObservedEndpoint> observedEndpoints = new ArrayList<>(endpoints.size()
@@ -217,10 +213,7 @@ public final class HnsDataplane {
                 if (doc == null) {
                     continue;
                 }
-                if (ipsById == null) {
-                    ipsById = ipsById();
-                }
-                known = HcnTranslator.toObserved(doc, ipsById);
+                known = HcnTranslator.toObserved(doc, this::ipsOf);
             }
             observedLbs.add(known);
         }
@@ -248,7 +241,6 @@ public final class HnsDataplane {
             logger.info("Owned remote endpoint {} is gone from HNS; it will be re-created if still desired", owned);
             journal.remoteEndpoint(owned).ifPresent(e -> changedIps.add(e.ip()));
             journal.forgetRemoteEndpoint(owned);
-            drift.forget(owned);
         }
         for (String id : ids) {
             if (endpoints.containsKey(id)) {
@@ -301,7 +293,6 @@ public final class HnsDataplane {
                     owned, journal.loadBalancer(owned).map(OwnershipJournal.LoadBalancerEntry::service).orElse(""));
             journal.loadBalancer(owned).ifPresent(e -> addKey(HcnTranslator.parseKey(e.key(), e.ipv6())));
             journal.forgetLoadBalancer(owned);
-            drift.forget(owned);
         }
         for (String id : ids) {
             Optional<OwnershipJournal.LoadBalancerEntry> entry = journal.loadBalancer(id);
@@ -337,12 +328,11 @@ public final class HnsDataplane {
         return key == null ? null : ObservedLoadBalancer.journaled(id, key, entry.fingerprint());
     }
 
-    private void readForDrift(String id, Map<String, ObservedLoadBalancer> lbs, Map<String, ObservedEndpoint> eps,
-                              Map<String, List<String>> ipsById) {
+    private void readForDrift(String id, Map<String, ObservedLoadBalancer> lbs, Map<String, ObservedEndpoint> eps) {
         Optional<OwnershipJournal.LoadBalancerEntry> lb = journal.loadBalancer(id);
         if (lb.isPresent()) {
             hns.getLoadBalancer(id).ifPresent(doc -> {
-                ObservedLoadBalancer read = HcnTranslator.toObserved(doc, ipsById)
+                ObservedLoadBalancer read = HcnTranslator.toObserved(doc, this::ipsOf)
                         .withFingerprint(lb.get().fingerprint());
                 lbs.put(id, read);
                 addKey(read.key());
@@ -370,11 +360,13 @@ public final class HnsDataplane {
         }
     }
 
-    private Map<String, List<String>> ipsById() {
-        Map<String, List<String>> out = new HashMap<>((endpoints.size() + journal.remoteEndpointCount()) * 2);
-        endpoints.forEach((id, ep) -> out.put(id, ep.ips()));
-        journal.forEachRemoteEndpoint((id, entry) -> out.put(id, List.of(entry.ip())));
-        return out;
+    /** The IPs of an endpoint (lower-case ID): read, or owned and described by the journal; null when unknown. */
+    private List<String> ipsOf(String id) {
+        ObservedEndpoint read = endpoints.get(id);
+        if (read != null) {
+            return read.ips();
+        }
+        return journal.remoteEndpoint(id).map(e -> List.of(e.ip())).orElse(null);
     }
 
     private void ensureSourceVipEndpoint(HostComputeNetwork current) {
@@ -454,7 +446,6 @@ public final class HnsDataplane {
         if (endpointDocs.remove(id) != null) {
             endpointDocsView = null;
         }
-        drift.forget(id);
     }
 
     /** A load balancer winproxy wrote or adopted: its journal entry describes it from now on. */
@@ -465,7 +456,6 @@ public final class HnsDataplane {
     void deletedLoadBalancer(String id) {
         lbDocs.remove(id);
         journaled.remove(id);
-        drift.forget(id);
     }
 
     private static Set<String> lowerSet(List<String> ids) {
