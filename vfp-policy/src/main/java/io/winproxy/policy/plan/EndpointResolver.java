@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -40,7 +39,7 @@ public final class EndpointResolver {
 
     /** Adds an endpoint (after those added before it). */
     public void add(ObservedEndpoint endpoint, boolean owned) {
-        Candidate c = new Candidate(normalize(endpoint.id()), endpoint.remote(), endpoint.providerAddress(), owned,
+        Candidate c = new Candidate(HnsIds.normalize(endpoint.id()), endpoint.remote(), endpoint.providerAddress(), owned,
                 order++);
         for (String ip : endpoint.ips()) {
             Object current = byIp.get(ip);
@@ -59,7 +58,7 @@ public final class EndpointResolver {
 
     /** Removes an endpoint from the IPs it held. */
     public void remove(String id, List<String> ips) {
-        String key = normalize(id);
+        String key = HnsIds.normalize(id);
         for (String ip : ips) {
             Object current = byIp.get(ip);
             if (current instanceof Candidate single) {
@@ -80,7 +79,7 @@ public final class EndpointResolver {
 
     /** Marks an endpoint as being deleted by the current plan: chosen only when nothing else holds its IP. */
     public void retire(String id) {
-        retiring.add(normalize(id));
+        retiring.add(HnsIds.normalize(id));
     }
 
     public void clearRetiring() {
@@ -135,16 +134,4 @@ public final class EndpointResolver {
         return (List<Candidate>) value;
     }
 
-    static String normalize(String id) {
-        if (id == null) {
-            return "";
-        }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                return id.toLowerCase(Locale.ROOT);
-            }
-        }
-        return id;
-    }
 }

@@ -1,6 +1,5 @@
 package io.winproxy.policy.plan;
 
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -24,17 +23,6 @@ public record Ownership(Set<String> loadBalancerIds, Set<String> remoteEndpointI
         if (id == null) {
             return false;
         }
-        // IDs are lower-case almost always (the dataplane normalizes them): look up before converting.
-        return ids.contains(id) || (hasUpperCase(id) && ids.contains(id.toLowerCase(Locale.ROOT)));
-    }
-
-    private static boolean hasUpperCase(String id) {
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                return true;
-            }
-        }
-        return false;
+        return ids.contains(HnsIds.normalize(id));
     }
 }

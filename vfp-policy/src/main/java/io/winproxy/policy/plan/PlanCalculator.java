@@ -166,13 +166,13 @@ public final class PlanCalculator {
                 steps.add(new PlanStep.DeleteLoadBalancer(lb.id(), staleReason(lb, desiredKeys)));
             } else {
                 unowned.add(lb.id());
-                lb.endpointIds().forEach(id -> keptEndpointIds.add(EndpointResolver.normalize(id)));
+                lb.endpointIds().forEach(id -> keptEndpointIds.add(HnsIds.normalize(id)));
             }
         }
 
         for (ObservedEndpoint ep : observed.endpoints()) {
             if (!ep.remote() || !owned.ownsRemoteEndpoint(ep.id())
-                    || keptEndpointIds.contains(EndpointResolver.normalize(ep.id()))) {
+                    || keptEndpointIds.contains(HnsIds.normalize(ep.id()))) {
                 continue;
             }
             if (staleIds.contains(ep.id()) || ep.ips().stream().noneMatch(desiredByIp::containsKey)) {
@@ -224,7 +224,7 @@ public final class PlanCalculator {
             return false;
         }
         Set<String> held = new HashSet<>();
-        o.endpointIds().forEach(id -> held.add(EndpointResolver.normalize(id)));
+        o.endpointIds().forEach(id -> held.add(HnsIds.normalize(id)));
         return held.equals(wanted)
                 && (o.flags() == 0 || o.flags() == lb.flags())
                 && (o.portMappingFlags() & ~lb.portMappingFlags()) == 0

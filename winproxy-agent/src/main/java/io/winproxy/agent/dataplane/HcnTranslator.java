@@ -15,11 +15,11 @@ import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.net.IpAddresses;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +43,7 @@ public final class HcnTranslator {
                 ips.add(canonicalIp(ipc.ipAddress()));
             }
         }
-        return new ObservedEndpoint(lower(endpoint.id()), ips, endpoint.isRemote(),
+        return new ObservedEndpoint(HnsIds.normalize(endpoint.id()), ips, endpoint.isRemote(),
                 providerAddress(endpoint).map(HcnTranslator::canonicalIp).orElse(""), "");
     }
 
@@ -52,16 +52,12 @@ public final class HcnTranslator {
      * empty (unknown): a backend's desired MAC is always that one, so there is nothing to compare.
      */
     public static ObservedEndpoint toObserved(String id, OwnershipJournal.RemoteEndpointEntry entry) {
-        return new ObservedEndpoint(lower(id), List.of(entry.ip()), true, entry.providerAddress(), entry.storedMac());
+        return new ObservedEndpoint(HnsIds.normalize(id), List.of(entry.ip()), true, entry.providerAddress(), entry.storedMac());
     }
 
     /** The canonical text of an IP address (IPv6 compressed, lower-case); the input when it is not an IP. */
     public static String canonicalIp(String ip) {
         return ip == null ? "" : IpAddresses.canonical(ip).orElse(ip);
-    }
-
-    static String lower(String id) {
-        return id == null ? "" : id.toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -157,7 +153,7 @@ public final class HcnTranslator {
         }
         List<String> backendIps = new ArrayList<>();
         for (String endpointId : lb.hostComputeEndpoints()) {
-            List<String> ips = ipsOfEndpoint.apply(lower(endpointId));
+            List<String> ips = ipsOfEndpoint.apply(HnsIds.normalize(endpointId));
             if (ips == null) {
                 continue;
             }
@@ -165,8 +161,8 @@ public final class HcnTranslator {
             ips.stream().filter(ip -> IpFamily.of(ip) == wanted).findFirst().ifPresent(backendIps::add);
         }
         backendIps.sort(null);
-        List<String> endpointIds = lb.hostComputeEndpoints().stream().map(HcnTranslator::lower).toList();
-        return new ObservedLoadBalancer(lower(lb.id()), key, internalPort, endpointIds, backendIps,
+        List<String> endpointIds = lb.hostComputeEndpoints().stream().map(HnsIds::normalize).toList();
+        return new ObservedLoadBalancer(HnsIds.normalize(lb.id()), key, internalPort, endpointIds, backendIps,
                 canonicalIp(lb.sourceVip()), lb.flags(), portMappingFlags, distribution);
     }
 

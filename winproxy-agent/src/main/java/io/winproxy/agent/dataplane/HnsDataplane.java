@@ -6,6 +6,7 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.IncrementalPlanner;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
@@ -280,7 +281,7 @@ public final class HnsDataplane {
         Set<String> present = new LinkedHashSet<>(ids);
         for (var it = lbDocs.values().iterator(); it.hasNext(); ) {
             HostComputeLoadBalancer doc = it.next();
-            if (!present.contains(HcnTranslator.lower(doc.id()))) {
+            if (!present.contains(HnsIds.normalize(doc.id()))) {
                 addKey(HcnTranslator.toObserved(doc, Map.of()).key());
                 it.remove();
             }
@@ -461,7 +462,7 @@ public final class HnsDataplane {
     private static Set<String> lowerSet(List<String> ids) {
         Set<String> out = new LinkedHashSet<>(ids.size() * 2);
         for (String id : ids) {
-            out.add(HcnTranslator.lower(id));
+            out.add(HnsIds.normalize(id));
         }
         return out;
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.winproxy.policy.desired.MacAddresses;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.Ownership;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -149,10 +149,10 @@ public final class OwnershipJournal {
             try {
                 Document doc = mapper.readValue(file.toFile(), Document.class);
                 if (doc.loadBalancers() != null) {
-                    doc.loadBalancers().forEach((id, e) -> loadBalancers.put(normalize(id), e));
+                    doc.loadBalancers().forEach((id, e) -> loadBalancers.put(HnsIds.normalize(id), e));
                 }
                 if (doc.remoteEndpoints() != null) {
-                    doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(normalize(id), shared(e)));
+                    doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(HnsIds.normalize(id), shared(e)));
                 }
             } catch (IOException e) {
                 logger.warn("Ownership journal {} is unreadable ({}); starting empty, existing objects will be "
@@ -192,7 +192,7 @@ public final class OwnershipJournal {
     }
 
     private void replay(Change change) {
-        String id = normalize(change.id());
+        String id = HnsIds.normalize(change.id());
         if ("lb".equals(change.kind())) {
             if (change.lb() == null) {
                 loadBalancers.remove(id);
@@ -219,14 +219,14 @@ public final class OwnershipJournal {
     }
 
     public void recordLoadBalancer(String id, LoadBalancerEntry entry) {
-        String key = normalize(id);
+        String key = HnsIds.normalize(id);
         if (!entry.equals(loadBalancers.put(key, entry))) {
             pending.add(new Change("lb", key, entry, null));
         }
     }
 
     public void forgetLoadBalancer(String id) {
-        String key = normalize(id);
+        String key = HnsIds.normalize(id);
         if (loadBalancers.remove(key) != null) {
             pending.add(new Change("lb", key, null, null));
         }
@@ -238,35 +238,35 @@ public final class OwnershipJournal {
     }
 
     public void recordRemoteEndpoint(String id, RemoteEndpointEntry entry) {
-        String key = normalize(id);
+        String key = HnsIds.normalize(id);
         if (!entry.equals(remoteEndpoints.put(key, entry))) {
             pending.add(new Change("ep", key, null, entry));
         }
     }
 
     public void forgetRemoteEndpoint(String id) {
-        String key = normalize(id);
+        String key = HnsIds.normalize(id);
         if (remoteEndpoints.remove(key) != null) {
             pending.add(new Change("ep", key, null, null));
         }
     }
 
     public boolean ownsLoadBalancer(String id) {
-        return loadBalancers.containsKey(normalize(id));
+        return loadBalancers.containsKey(HnsIds.normalize(id));
     }
 
     public boolean ownsRemoteEndpoint(String id) {
-        return remoteEndpoints.containsKey(normalize(id));
+        return remoteEndpoints.containsKey(HnsIds.normalize(id));
     }
 
     /** The entry of an owned load balancer. */
     public Optional<LoadBalancerEntry> loadBalancer(String id) {
-        return Optional.ofNullable(loadBalancers.get(normalize(id)));
+        return Optional.ofNullable(loadBalancers.get(HnsIds.normalize(id)));
     }
 
     /** The entry of an owned remote endpoint. */
     public Optional<RemoteEndpointEntry> remoteEndpoint(String id) {
-        return Optional.ofNullable(remoteEndpoints.get(normalize(id)));
+        return Optional.ofNullable(remoteEndpoints.get(HnsIds.normalize(id)));
     }
 
     /** Owned load balancers by lower-case ID, sorted (a copy). */
@@ -370,7 +370,4 @@ public final class OwnershipJournal {
         snapshotStale = false;
     }
 
-    static String normalize(String id) {
-        return id == null ? "" : id.toLowerCase(Locale.ROOT);
-    }
 }

@@ -10,6 +10,7 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.plan.EndpointResolver;
 import io.winproxy.policy.plan.Fingerprints;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanStep;
@@ -18,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -133,7 +133,7 @@ final class PlanExecutor {
             }
             runnable.add(step);
             if (step instanceof PlanStep.CreateRemoteEndpoint s) {
-                String id = newId.get().toLowerCase(Locale.ROOT);
+                String id = HnsIds.normalize(newId.get());
                 reserved.put(step, id);
                 journal.recordRemoteEndpoint(id, entry(s.endpoint()));
             } else if (step instanceof PlanStep.CreateLoadBalancer s) {
@@ -148,7 +148,7 @@ final class PlanExecutor {
     }
 
     private void reserveLoadBalancer(PlanStep step, DesiredLoadBalancer lb) {
-        String id = newId.get().toLowerCase(Locale.ROOT);
+        String id = HnsIds.normalize(newId.get());
         reserved.put(step, id);
         journal.recordLoadBalancer(id, entry(lb, null));
     }
@@ -209,7 +209,7 @@ final class PlanExecutor {
         if (step instanceof PlanStep.CreateRemoteEndpoint s) {
             createRemoteEndpoint(reserved.get(step), s.endpoint(), c);
         } else if (step instanceof PlanStep.AdoptRemoteEndpoint s) {
-            ObservedEndpoint adopted = new ObservedEndpoint(HcnTranslator.lower(s.id()), List.of(s.endpoint().ip()),
+            ObservedEndpoint adopted = new ObservedEndpoint(HnsIds.normalize(s.id()), List.of(s.endpoint().ip()),
                     true, s.endpoint().providerAddress(), s.endpoint().macAddress());
             journal.recordRemoteEndpoint(s.id(), entry(s.endpoint()));
             if (resolver != null) {
@@ -221,7 +221,7 @@ final class PlanExecutor {
         } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
             DesiredLoadBalancer lb = s.loadBalancer();
             journal.recordLoadBalancer(s.id(), entry(lb, s.fingerprint().isEmpty() ? null : s.fingerprint()));
-            host.wroteLoadBalancer(HcnTranslator.lower(s.id()));
+            host.wroteLoadBalancer(HnsIds.normalize(s.id()));
             c.adopted++;
         } else if (step instanceof PlanStep.CreateLoadBalancer s) {
             createLoadBalancer(reserved.get(step), s.loadBalancer(), c);
@@ -293,7 +293,7 @@ final class PlanExecutor {
             return;
         }
         Set<String> held = new HashSet<>();
-        modified.hostComputeEndpoints().forEach(e -> held.add(HcnTranslator.lower(e)));
+        modified.hostComputeEndpoints().forEach(e -> held.add(HnsIds.normalize(e)));
         if (!held.equals(new HashSet<>(endpointIds))) {
             logger.warn("HcnModifyLoadBalancer kept other backends than requested for {} (HNS {}; "
                     + "kubernetes#131466); replacing load balancers from now on", id,
@@ -302,7 +302,7 @@ final class PlanExecutor {
             return;
         }
         journal.recordLoadBalancer(id, entry(desired, Fingerprints.loadBalancer(desired, refs)));
-        host.wroteLoadBalancer(HcnTranslator.lower(id));
+        host.wroteLoadBalancer(HnsIds.normalize(id));
         c.modified++;
         logger.info("Modified load balancer {} {} -> {}", id, desired.key(), summary(desired.backends()));
         checkAllResolved(desired, refs);
@@ -310,7 +310,7 @@ final class PlanExecutor {
 
     private void fallBackToReplace(String id, DesiredLoadBalancer desired, Counters c) {
         modifySupported = false;
-        String newIdValue = newId.get().toLowerCase(Locale.ROOT);
+        String newIdValue = HnsIds.normalize(newId.get());
         journal.recordLoadBalancer(newIdValue, entry(desired, null));
         journal.flush();
         deleteLoadBalancer(id, c);
@@ -329,11 +329,11 @@ final class PlanExecutor {
             logger.debug("Load balancer {} was already gone", id);
         }
         journal.forgetLoadBalancer(id);
-        host.deletedLoadBalancer(HcnTranslator.lower(id));
+        host.deletedLoadBalancer(HnsIds.normalize(id));
     }
 
     private void deleteRemoteEndpoint(String id, String ip, Counters c) {
-        String key = HcnTranslator.lower(id);
+        String key = HnsIds.normalize(id);
         if (host.isLocalEndpoint(key)) {
             // The CNI owns local endpoints; a plan must never delete one.
             logger.error("Refusing to delete local endpoint {} ({})", id, ip);
