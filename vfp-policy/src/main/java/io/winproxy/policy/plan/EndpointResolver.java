@@ -1,7 +1,5 @@
 package io.winproxy.policy.plan;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +19,7 @@ public final class EndpointResolver {
     private record Candidate(String id, boolean remote, String providerAddress, boolean owned, long order) {
     }
 
-    /** Per IP: a {@code Candidate} (almost always) or a {@code List<Candidate>}; compact at 100,000 IPs. */
-    private final Map<String, Object> byIp = new HashMap<>();
+    private final CompactMultimap<String, Candidate> byIp = new CompactMultimap<>();
     private final Function<String, String> wantedPaOf;
     private final Set<String> retiring = new HashSet<>();
     private long order;
@@ -42,17 +39,7 @@ public final class EndpointResolver {
         Candidate c = new Candidate(HnsIds.normalize(endpoint.id()), endpoint.remote(), endpoint.providerAddress(), owned,
                 order++);
         for (String ip : endpoint.ips()) {
-            Object current = byIp.get(ip);
-            if (current == null) {
-                byIp.put(ip, c);
-            } else if (current instanceof Candidate single) {
-                List<Candidate> list = new ArrayList<>(2);
-                list.add(single);
-                list.add(c);
-                byIp.put(ip, list);
-            } else {
-                candidates(current).add(c);
-            }
+            byIp.add(ip, c);
         }
     }
 
@@ -60,20 +47,7 @@ public final class EndpointResolver {
     public void remove(String id, List<String> ips) {
         String key = HnsIds.normalize(id);
         for (String ip : ips) {
-            Object current = byIp.get(ip);
-            if (current instanceof Candidate single) {
-                if (single.id().equals(key)) {
-                    byIp.remove(ip);
-                }
-            } else if (current != null) {
-                List<Candidate> list = candidates(current);
-                list.removeIf(c -> c.id().equals(key));
-                if (list.isEmpty()) {
-                    byIp.remove(ip);
-                } else if (list.size() == 1) {
-                    byIp.put(ip, list.get(0));
-                }
-            }
+            byIp.removeIf(ip, c -> c.id().equals(key));
         }
     }
 
@@ -82,20 +56,15 @@ public final class EndpointResolver {
         retiring.add(HnsIds.normalize(id));
     }
 
-    public void clearRetiring() {
-        retiring.clear();
-    }
-
     /** The lower-case ID of the endpoint {@code ip} resolves to, or null. */
     public String resolve(String ip) {
-        Object current = byIp.get(ip);
-        if (current == null) {
+        List<Candidate> list = byIp.get(ip);
+        if (list.isEmpty()) {
             return null;
         }
-        if (current instanceof Candidate single) {
-            return single.id();
+        if (list.size() == 1) {
+            return list.get(0).id();
         }
-        List<Candidate> list = candidates(current);
         String wantedPa = wantedPaOf.apply(ip);
         Candidate best = null;
         for (Candidate c : list) {
@@ -122,16 +91,6 @@ public final class EndpointResolver {
 
     private static boolean wanted(Candidate c, String wantedPa) {
         return c.remote() && wantedPa != null && !wantedPa.isEmpty() && wantedPa.equalsIgnoreCase(c.providerAddress());
-    }
-
-    /** Whether any endpoint holds {@code ip}. */
-    public boolean holds(String ip) {
-        return byIp.containsKey(ip);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Candidate> candidates(Object value) {
-        return (List<Candidate>) value;
     }
 
 }

@@ -5,10 +5,8 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -32,7 +30,7 @@ public final class IncrementalPlanner {
     private DesiredState lastPlanned;
     private boolean lastComplete;
     /** Per backend IP of the last planned desired state: the keys of the load balancers with that backend. */
-    private final Map<String, Object> keysByBackend = new HashMap<>();
+    private final CompactMultimap<String, LoadBalancerKey> keysByBackend = new CompactMultimap<>();
     private boolean lastWasFull;
 
     /** Whether the last {@link #plan} planned everything (for logs and tests). */
@@ -65,7 +63,7 @@ public final class IncrementalPlanner {
             desired.loadBalancer(key).ifPresent(lb -> index(lb));
         }
         for (String ip : ips) {
-            keysOf(ip, keys);
+            keys.addAll(keysByBackend.get(ip));
         }
         if (keys.isEmpty() && ips.isEmpty()) {
             return new Plan(List.of(), List.of());
@@ -117,55 +115,13 @@ public final class IncrementalPlanner {
 
     private void index(DesiredLoadBalancer lb) {
         for (String ip : lb.backends()) {
-            Object current = keysByBackend.get(ip);
-            if (current == null) {
-                keysByBackend.put(ip, lb.key());
-            } else if (current instanceof LoadBalancerKey single) {
-                if (!single.equals(lb.key())) {
-                    List<LoadBalancerKey> list = new ArrayList<>(2);
-                    list.add(single);
-                    list.add(lb.key());
-                    keysByBackend.put(ip, list);
-                }
-            } else {
-                List<LoadBalancerKey> list = list(current);
-                if (!list.contains(lb.key())) {
-                    list.add(lb.key());
-                }
-            }
+            keysByBackend.add(ip, lb.key());
         }
     }
 
     private void unindex(DesiredLoadBalancer lb) {
         for (String ip : lb.backends()) {
-            Object current = keysByBackend.get(ip);
-            if (current instanceof LoadBalancerKey single) {
-                if (single.equals(lb.key())) {
-                    keysByBackend.remove(ip);
-                }
-            } else if (current != null) {
-                List<LoadBalancerKey> list = list(current);
-                list.remove(lb.key());
-                if (list.size() == 1) {
-                    keysByBackend.put(ip, list.get(0));
-                } else if (list.isEmpty()) {
-                    keysByBackend.remove(ip);
-                }
-            }
+            keysByBackend.removeIf(ip, lb.key()::equals);
         }
-    }
-
-    private void keysOf(String ip, Set<LoadBalancerKey> into) {
-        Object current = keysByBackend.get(ip);
-        if (current instanceof LoadBalancerKey single) {
-            into.add(single);
-        } else if (current != null) {
-            into.addAll(list(current));
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<LoadBalancerKey> list(Object value) {
-        return (List<LoadBalancerKey>) value;
     }
 }
