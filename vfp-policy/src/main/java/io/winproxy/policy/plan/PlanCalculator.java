@@ -225,8 +225,16 @@ public final class PlanCalculator {
         }
         Set<String> held = new HashSet<>();
         o.endpointIds().forEach(id -> held.add(HnsIds.normalize(id)));
-        return held.equals(wanted)
-                && (o.flags() == 0 || o.flags() == lb.flags())
+        return held.equals(wanted) && returnedFieldsMatch(o, lb);
+    }
+
+    /**
+     * The fields HNS may leave out on read-back count only when it returned them: a returned LB flag, distribution or
+     * source VIP must equal the wanted one, and a returned port-mapping flag must be wanted (a dropped one is not a
+     * difference).
+     */
+    private static boolean returnedFieldsMatch(ObservedLoadBalancer o, DesiredLoadBalancer lb) {
+        return (o.flags() == 0 || o.flags() == lb.flags())
                 && (o.portMappingFlags() & ~lb.portMappingFlags()) == 0
                 && (o.distributionType() == 0 || o.distributionType() == lb.distributionType())
                 && (o.sourceVip().isEmpty() || o.sourceVip().equals(lb.sourceVip()));
@@ -242,10 +250,7 @@ public final class PlanCalculator {
                 && observed.endpointIds().size() == observed.backendIps().size()
                 && new HashSet<>(observed.backendIps()).equals(new HashSet<>(desired.backends()))
                 && observed.backendIps().size() == desired.backends().size()
-                && (observed.flags() == 0 || observed.flags() == desired.flags())
-                && (observed.portMappingFlags() & ~desired.portMappingFlags()) == 0
-                && (observed.distributionType() == 0 || observed.distributionType() == desired.distributionType())
-                && (observed.sourceVip().isEmpty() || observed.sourceVip().equals(desired.sourceVip()));
+                && returnedFieldsMatch(observed, desired);
     }
 
     /**
