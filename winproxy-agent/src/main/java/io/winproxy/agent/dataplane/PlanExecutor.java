@@ -148,9 +148,14 @@ final class PlanExecutor {
     }
 
     private void reserveLoadBalancer(PlanStep step, DesiredLoadBalancer lb) {
+        reserved.put(step, newLoadBalancerId(lb));
+    }
+
+    /** A new ID for a load balancer about to be created, recorded in the journal (flushed before the create). */
+    private String newLoadBalancerId(DesiredLoadBalancer lb) {
         String id = HnsIds.normalize(newId.get());
-        reserved.put(step, id);
         journal.recordLoadBalancer(id, entry(lb, null));
+        return id;
     }
 
     private void flush(Counters c) {
@@ -310,9 +315,8 @@ final class PlanExecutor {
 
     private void fallBackToReplace(String id, DesiredLoadBalancer desired, Counters c) {
         modifySupported = false;
-        String newIdValue = HnsIds.normalize(newId.get());
-        journal.recordLoadBalancer(newIdValue, entry(desired, null));
-        journal.flush();
+        String newIdValue = newLoadBalancerId(desired);
+        flush(c);
         deleteLoadBalancer(id, c);
         createLoadBalancer(newIdValue, desired, c);
     }
