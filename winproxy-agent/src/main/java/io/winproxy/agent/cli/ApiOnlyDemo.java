@@ -1,5 +1,8 @@
 package io.winproxy.agent.cli;
 
+import io.winproxy.agent.config.ConfigException;
+import io.winproxy.agent.config.ConfigResolver;
+import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoCluster;
 import io.winproxy.agent.demo.DemoKubeconfig;
@@ -36,22 +39,23 @@ final class ApiOnlyDemo {
     }
 
     /** Runs until the shutdown signal fires; returns 0. */
-    int run(Path manifests, int apiPort, Path kubeconfig) throws InterruptedException {
+    int run(Path manifests, int apiPort, Path kubeconfig) throws InterruptedException, ConfigException {
         Path stateFile = host.hnsState().orElseThrow();
+        ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         DemoCluster cluster = DemoCluster.start(manifests, apiPort, true);
         EmulatedHostFollower follower = null;
         try {
             List<NodeInfo> nodes = EmulatedHostFollower.nodes(cluster.client());
-            String nodeName = DemoCommand.nodeName(flags, nodes);
+            String nodeName = EmulatedCluster.nodeName(config.configuredHostnameOverride(), nodes);
             HnsEmulator hns = HnsEmulator.builder().stateFile(stateFile).build();
             EmulatedHost emulated = new EmulatedHost(hns, EmulatedCluster.networkType(host.emulatedNetworkType()),
-                    DemoCommand.networkName(flags, context.env()), nodeName);
+                    config.networkName().isEmpty() ? null : config.networkName(), nodeName);
             follower = new EmulatedHostFollower(cluster.client(), emulated);
             follower.syncOnce();
             String sourceVip = null;
             if (emulated.type() == EmulatedHost.NetworkType.OVERLAY) {
-                sourceVip = flags.get("--source-vip").filter(v -> !v.isBlank())
-                        .or(() -> DemoCommand.sourceVipFor(nodes, nodeName)).orElse(null);
+                sourceVip = config.sourceVip().isBlank() ? EmulatedCluster.sourceVipFor(nodes, nodeName).orElse(null)
+                        : config.sourceVip();
                 if (sourceVip != null) {
                     emulated.ensureHostEndpoint(sourceVip);
                 }

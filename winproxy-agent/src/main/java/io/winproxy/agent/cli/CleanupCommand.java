@@ -1,6 +1,11 @@
 package io.winproxy.agent.cli;
 
+import io.winproxy.agent.config.ConfigException;
+import io.winproxy.agent.config.ConfigResolver;
+import io.winproxy.agent.config.ProxyConfig;
+import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.dataplane.HnsCleanup;
+import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -11,13 +16,17 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code winproxy cleanup [--all]}: removes the load balancers and remote endpoints winproxy owns and reports the
- * unowned ones it leaves; {@code --all} removes every load balancer (migration from kube-proxy). Exit 1 when some
- * object could not be removed.
+ * unowned ones it leaves; {@code --all} removes every load balancer (migration from kube-proxy). Takes the proxy's
+ * flags and {@code --config} too, so that the proxy's command line with {@code cleanup} in front works. Exit 1 when
+ * some object could not be removed.
  */
 @Command(name = "cleanup", description = "Remove the HNS load balancers and remote endpoints winproxy owns.")
 public final class CleanupCommand implements Callable<Integer> {
     @ParentCommand
     RootCommand root;
+
+    @Mixin
+    ProxyFlags flags = new ProxyFlags();
 
     @Mixin
     HnsHostOptions host = new HnsHostOptions();
@@ -27,7 +36,11 @@ public final class CleanupCommand implements Callable<Integer> {
     boolean all;
 
     @Override
-    public Integer call() {
+    public Integer call() throws ConfigException {
+        // The proxy's own command line is accepted (as with --cleanup): invalid flags or configuration exit 2, and
+        // the logging flags apply.
+        ProxyConfig config = ConfigResolver.resolve(flags, root.context().env());
+        LoggingSetup.configure(config.logging());
         return cleanup(root.context(), host, all);
     }
 

@@ -6,8 +6,8 @@ import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoCluster;
 import io.winproxy.agent.demo.DemoKubeconfig;
-import io.winproxy.agent.demo.ExampleCluster;
 import io.winproxy.agent.logging.LoggingSetup;
+import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
@@ -93,22 +93,15 @@ public final class DemoCommand implements Callable<Integer> {
             }
             return new ApiOnlyDemo(context, flags, host).run(manifests, apiPort, writeKubeconfig);
         }
-        if (!flags.isSet("--healthz-bind-address")) {
-            flags.set("--healthz-bind-address", "127.0.0.1:10256");
-        }
-        if (!flags.isSet("--metrics-bind-address")) {
-            flags.set("--metrics-bind-address", "127.0.0.1:10249");
-        }
-        if (!flags.isSet("--min-sync-period") && !flags.isSet("--iptables-min-sync-period")) {
-            flags.set("--iptables-min-sync-period", "1s");
-        }
+        ProxyConfig config = ConfigResolver.resolve(demoFlags(flags), context.env());
+        LoggingSetup.configure(config.logging());
+        config.warnings().forEach(w -> logger.warn("{}", w));
 
         DemoCluster cluster = DemoCluster.start(manifests, apiPort, !once);
         ProxyAgent agent = null;
         try {
             List<NodeInfo> nodes = EmulatedHostFollower.nodes(cluster.client());
-            String nodeName = nodeName(flags, nodes);
-            flags.set("--hostname-override", nodeName);
+            String nodeName = EmulatedCluster.nodeName(config.configuredHostnameOverride(), nodes);
             if (writeKubeconfig != null) {
                 DemoKubeconfig.write(writeKubeconfig, cluster.apiUrl());
             }
@@ -116,27 +109,25 @@ public final class DemoCommand implements Callable<Integer> {
             HnsEmulator hns = host.hnsState().map(p -> HnsEmulator.builder().stateFile(p).build())
                     .orElseGet(HnsEmulator::inMemory);
             EmulatedHost emulated = new EmulatedHost(hns, EmulatedCluster.networkType(host.emulatedNetworkType()),
-                    networkName(flags, context.env()), nodeName);
+                    config.networkName().isEmpty() ? null : config.networkName(), nodeName);
             EmulatedCluster.syncNetwork(emulated, nodes);
-            if (!flags.isSet("--network-name")) {
-                flags.set("--network-name", emulated.networkName());
-            }
+            NodeFacts node = NodeFacts.of(config, emulated.networkName()).withNodeName(nodeName);
             if (emulated.type() == EmulatedHost.NetworkType.OVERLAY) {
-                if (!flags.isSet("--source-vip")) {
-                    sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
+                if (node.sourceVip().isEmpty()) {
+                    node = node.withSourceVip(EmulatedCluster.sourceVipFor(nodes, nodeName).orElse(""));
                 }
-                flags.get("--source-vip").filter(v -> !v.isEmpty()).ifPresent(emulated::ensureHostEndpoint);
+                if (!node.sourceVip().isEmpty()) {
+                    // The CNI's host endpoint holds the source VIP, as on a node.
+                    emulated.ensureHostEndpoint(node.sourceVip());
+                }
             }
-            ProxyConfig config = ConfigResolver.resolve(flags, context.env());
-            LoggingSetup.configure(config.logging());
-            config.warnings().forEach(w -> logger.warn("{}", w));
             Path stateDir = host.stateDirGiven() || host.hnsState().isPresent() ? host.stateDir(context.env())
                     : Files.createTempDirectory("winproxy-demo-state");
 
             CountDownLatch firstSuccess = new CountDownLatch(1);
             AtomicBoolean printedOnce = new AtomicBoolean();
-            agent = ProxyAgent.start(new ProxyAgent.Setup(config, hns, emulated.networkName(), stateDir,
-                    cluster.client(), List.of("127.0.0.1"), LoadBalancerFeatures.of(config, hns.capabilities()),
+            agent = ProxyAgent.start(new ProxyAgent.Setup(config, node, hns, host.hostMacLookup(), stateDir,
+                    cluster.client(), List.of("127.0.0.1"),
                     report -> {
                         if (report.changed() || printedOnce.compareAndSet(false, true)) {
                             printedOnce.set(true);
@@ -179,41 +170,21 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * This node: {@code --hostname-override} (lower-cased), else win-node-1 when present, else the first Node.
-     *
-     * @throws UsageException when the given name is not one of the manifests' Nodes (nothing could be programmed)
+     * The demo's defaults on top of the user's flags, in a copy (the parsed flags stay as given): health and metrics
+     * on loopback, and a one-second minimum sync period, unless the flags set them.
      */
-    static String nodeName(ProxyFlags flags, List<NodeInfo> nodes) {
-        Optional<String> given = flags.get("--hostname-override").map(s -> s.trim().toLowerCase(Locale.ROOT));
-        List<String> known = nodes.stream().map(NodeInfo::name).toList();
-        if (given.isPresent() && !given.get().isEmpty()) {
-            if (!known.isEmpty() && !known.contains(given.get())) {
-                throw new UsageException("--hostname-override: no Node " + given.get() + " in the manifests (Nodes: "
-                        + String.join(", ", known) + ")");
-            }
-            return given.get();
+    static ProxyFlags demoFlags(ProxyFlags given) throws ConfigException {
+        ProxyFlags flags = ProxyFlags.parse(given.asArguments().toArray(String[]::new));
+        if (!flags.isSet("--healthz-bind-address")) {
+            flags.set("--healthz-bind-address", "127.0.0.1:10256");
         }
-        if (known.isEmpty() || known.contains(ExampleCluster.defaultNodeName())) {
-            return ExampleCluster.defaultNodeName();
+        if (!flags.isSet("--metrics-bind-address")) {
+            flags.set("--metrics-bind-address", "127.0.0.1:10249");
         }
-        return known.get(0);
-    }
-
-    /** The emulated network's name: --network-name, else env KUBE_NETWORK (as the proxy reads it), else none. */
-    static String networkName(ProxyFlags flags, java.util.Map<String, String> env) {
-        return flags.get("--network-name").filter(n -> !n.isBlank())
-                .or(() -> Optional.ofNullable(env.get("KUBE_NETWORK")).filter(n -> !n.isBlank()))
-                .orElse(null);
-    }
-
-    /** The overlay source VIP the demo's CNI reserves: address .2 of this node's IPv4 pod CIDR. */
-    static Optional<String> sourceVipFor(List<NodeInfo> nodes, String nodeName) {
-        return nodes.stream().filter(n -> n.name().equals(nodeName)).findFirst()
-                .flatMap(n -> n.podCidrs().stream().filter(c -> !c.contains(":")).findFirst())
-                .map(cidr -> {
-                    String[] octets = cidr.split("/")[0].split("\\.");
-                    return octets[0] + "." + octets[1] + "." + octets[2] + "." + (Integer.parseInt(octets[3]) + 2);
-                });
+        if (!flags.isSet("--min-sync-period") && !flags.isSet("--iptables-min-sync-period")) {
+            flags.set("--iptables-min-sync-period", "1s");
+        }
+        return flags;
     }
 
     private static String hostPort(java.net.InetSocketAddress a) {

@@ -1,11 +1,14 @@
 package io.winproxy.agent.cli;
 
+import io.winproxy.agent.demo.ExampleCluster;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.NodeInfo;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -56,5 +59,37 @@ final class EmulatedCluster {
             host.ensureHostEndpoint(sourceVip);
         }
         return host;
+    }
+
+    /**
+     * This node: the configured {@code --hostname-override} (lower-cased), else win-node-1 when present, else the
+     * first Node.
+     *
+     * @throws UsageException when the configured name is not one of the Nodes (nothing could be programmed)
+     */
+    static String nodeName(String configured, List<NodeInfo> nodes) {
+        String given = configured == null ? "" : configured.trim().toLowerCase(Locale.ROOT);
+        List<String> known = nodes.stream().map(NodeInfo::name).toList();
+        if (!given.isEmpty()) {
+            if (!known.isEmpty() && !known.contains(given)) {
+                throw new UsageException("--hostname-override: no Node " + given + " in the cluster (Nodes: "
+                        + String.join(", ", known) + ")");
+            }
+            return given;
+        }
+        if (known.isEmpty() || known.contains(ExampleCluster.defaultNodeName())) {
+            return ExampleCluster.defaultNodeName();
+        }
+        return known.get(0);
+    }
+
+    /** The overlay source VIP the emulated CNI reserves: address .2 of this node's IPv4 pod CIDR. */
+    static Optional<String> sourceVipFor(List<NodeInfo> nodes, String nodeName) {
+        return nodes.stream().filter(n -> n.name().equals(nodeName)).findFirst()
+                .flatMap(n -> n.podCidrs().stream().filter(c -> !c.contains(":")).findFirst())
+                .map(cidr -> {
+                    String[] octets = cidr.split("/")[0].split("\\.");
+                    return octets[0] + "." + octets[1] + "." + octets[2] + "." + (Integer.parseInt(octets[3]) + 2);
+                });
     }
 }

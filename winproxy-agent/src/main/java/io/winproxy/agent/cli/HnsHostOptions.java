@@ -5,6 +5,7 @@ import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.windows.WindowsHnsClient;
 import io.winproxy.agent.config.GoDuration;
 import io.winproxy.agent.dataplane.DriftBudget;
+import io.winproxy.agent.pipeline.HostMacLookup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -147,6 +148,14 @@ public final class HnsHostOptions {
             return HnsEmulator.builder().stateFile(hnsState).build();
         }
         return HnsEmulator.inMemory();
+    }
+
+    /**
+     * The host-MAC port that goes with {@link #open()}: the node's interfaces for the real HNS, the emulated host's
+     * NIC otherwise.
+     */
+    public HostMacLookup hostMacLookup() {
+        return effectiveHns() == HnsKind.windows ? HostMacLookup.system() : HostMacLookup.emulated();
     }
 
     /**

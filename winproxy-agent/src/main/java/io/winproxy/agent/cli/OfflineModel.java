@@ -1,191 +1,175 @@
 package io.winproxy.agent.cli;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.winproxy.agent.config.ConfigException;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
-import io.winproxy.agent.dataplane.HnsDataplane;
+import io.winproxy.agent.dataplane.DriftBudget;
+import io.winproxy.agent.dataplane.HcnTranslator;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.demo.ExampleCluster;
-import io.winproxy.agent.demo.ManifestLoader;
-import io.winproxy.agent.demo.ManifestProblem;
-import io.winproxy.agent.demo.ManifestSet;
-import io.winproxy.agent.kube.EndpointSliceMapper;
-import io.winproxy.agent.kube.NodeMapper;
-import io.winproxy.agent.kube.ServiceMapper;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.metrics.AgentMetrics;
-import io.winproxy.agent.sync.HostMac;
-import io.winproxy.agent.sync.HostView;
+import io.winproxy.agent.pipeline.ClusterObjects;
+import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.agent.pipeline.LoadBalancerFeatures;
+import io.winproxy.agent.pipeline.NodeFacts;
+import io.winproxy.agent.pipeline.ProxyPipeline;
 import io.winproxy.agent.sync.NodeIpUnknownException;
-import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.PolicySnapshot;
-import io.winproxy.agent.sync.VfpPolicyEngine;
-import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.policy.desired.NodeNetwork;
-import io.winproxy.policy.desired.PolicyCalculator;
-import io.winproxy.policy.desired.PolicyConfig;
-import io.winproxy.policy.model.EndpointSliceInfo;
-import io.winproxy.policy.model.NodeInfo;
-import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.model.Protocol;
+import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
-import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The read-only model behind {@code plan} and {@code trace}: manifests read with fabric8's serialization and mapped
- * through the agent's mappers into the policy, an HNS host (the node's real HNS with an explicit
- * {@code --hns windows}, the emulated host of {@code --hns-state}, or a fresh
- * emulated network built from the Nodes) observed through the dataplane, the desired state and the plan. Nothing is
- * written: the emulated state file is only read and the ownership journal is never flushed. On the node's real HNS
- * the host MAC is looked up as the agent does (so the overlay ClusterIP endpoints are planned); a fresh emulated
- * network gets a host endpoint that serves as the root endpoint unless {@code --root-hnsendpoint-name} is given.
+ * The read-only model behind {@code plan} and {@code trace}: the proxy's own pipeline ({@link ProxyPipeline}) run
+ * once. Inputs resolve as the proxy resolves them: the configuration from the flags and {@code --config}; the
+ * cluster from the API server, or offline from {@code --manifests} / {@code --example-cluster}
+ * ({@link ClusterSourceOptions}); the host is the node's HNS (on Windows, or {@code --hns windows}) with the
+ * ownership journal of {@code --state-dir} or its default, the emulated host of {@code --hns-state FILE} with the
+ * journal beside it, or, elsewhere, a fresh emulated network built from the Nodes. Nothing is written: the emulated
+ * state is only read, the journal never flushed, and the source-VIP endpoint never created.
  *
- * @param fromHnsState true when the host came from {@code --hns-state} or {@code --hns windows} (the trace then
- *                     follows what HNS holds)
+ * @param fromHnsState true when the host is an existing one (the trace then follows what HNS holds)
  */
 record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, ObservedState observed, NodeNetwork node,
-                    boolean fromHnsState) {
+                    boolean fromHnsState, HnsClient hns) {
+    private static final Logger logger = LoggerFactory.getLogger(OfflineModel.class);
 
-    static OfflineModel compute(CliContext context, ProxyFlags flags, HnsHostOptions host, Path manifests)
-            throws ConfigException {
-        Path dir = manifests != null ? manifests : extractExample();
-        if (!Files.isDirectory(dir)) {
-            throw new UsageException("--manifests: " + dir + " is not a directory");
-        }
-        ManifestSet set = new ManifestLoader().load(dir);
-        for (ManifestProblem problem : set.problems()) {
-            if (problem.fatal()) {
-                throw new UsageException("--manifests: " + problem);
-            }
-            context.err().println("winproxy: warning: " + problem);
-        }
-        if (!flags.isSet("--hostname-override")) {
-            flags.set("--hostname-override", defaultNode(set));
-        }
+    static OfflineModel compute(CliContext context, ProxyFlags flags, HnsHostOptions host,
+                                ClusterSourceOptions source) throws ConfigException {
+        ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         // Flag and gate errors (e.g. --enable-dsr with WinDSR=false) fail before any host is built or logged about.
-        LoadBalancerFeatures.checkGates(ConfigResolver.resolve(flags, context.env()));
+        LoadBalancerFeatures.checkGates(config);
+        LoggingSetup.configure(config.logging());
+        config.warnings().forEach(w -> logger.warn("{}", w));
+
+        ClusterObjects objects;
+        String nodeName;
+        if (source.offline()) {
+            objects = source.readFiles(context);
+            nodeName = offlineNodeName(config, objects);
+        } else {
+            nodeName = config.hostnameOverride();
+            objects = ClusterSourceOptions.list(config, ProxyPipeline.watchOptions(config, nodeName));
+        }
         List<String> warnings = new ArrayList<>();
-        NodeMapper nodeMapper = new NodeMapper(warnings::add);
-        ServiceMapper serviceMapper = new ServiceMapper(warnings::add);
-        EndpointSliceMapper sliceMapper = new EndpointSliceMapper(warnings::add);
-        List<NodeInfo> nodes = new ArrayList<>();
-        for (Node n : set.nodes()) {
-            nodeMapper.map(n).ifPresent(nodes::add);
-        }
-        List<ServiceInfo> services = new ArrayList<>();
-        for (Service s : set.services()) {
-            serviceMapper.map(s).ifPresent(services::add);
-        }
-        List<EndpointSliceInfo> slices = new ArrayList<>();
-        for (EndpointSlice s : set.endpointSlices()) {
-            sliceMapper.map(s).ifPresent(slices::add);
-        }
+        ClusterObjects.Mapped cluster = objects.selected(ProxyPipeline.watchOptions(config, nodeName))
+                .mapped(warnings::add);
         warnings.forEach(w -> context.err().println("winproxy: warning: " + w));
 
-        String nodeName = flags.get("--hostname-override").orElseThrow().trim().toLowerCase(java.util.Locale.ROOT);
+        NodeFacts node = NodeFacts.of(config, config.networkName()).withNodeName(nodeName);
         HnsClient hns;
-        String networkName;
-        boolean realHns = host.explicitlyWindows();
-        boolean fromState = realHns || host.hnsState().isPresent();
-        if (realHns) {
-            // Read-only against the node's HNS: the network must be named as for the proxy.
-            hns = host.open();
-            networkName = networkName(flags, context, hns);
-            if (!flags.isSet("--network-name")) {
-                flags.set("--network-name", networkName);
-            }
-        } else if (fromState) {
-            if (!Files.isRegularFile(host.hnsState().get())) {
+        OwnershipJournal journal;
+        boolean existingHost = host.effectiveHns() == HnsHostOptions.HnsKind.windows || host.hnsState().isPresent();
+        if (existingHost) {
+            if (host.hnsState().isPresent() && !Files.isRegularFile(host.hnsState().get())) {
                 throw new UsageException("--hns-state: " + host.hnsState().get() + " does not exist");
             }
-            hns = HnsEmulator.builder().stateFile(host.hnsState().get()).build();
-            networkName = networkName(flags, context, hns);
-            if (!flags.isSet("--network-name")) {
-                flags.set("--network-name", networkName);
+            hns = host.openExisting();
+            node = node.withNetworkName(networkName(config, hns));
+            boolean overlay = hns.getNetworkByName(node.networkName()).map(HostComputeNetwork::isOverlay)
+                    .orElse(false);
+            if (overlay && node.sourceVip().isEmpty() && host.effectiveHns() == HnsHostOptions.HnsKind.emulated) {
+                node = node.withSourceVip(EmulatedCluster.sourceVipFor(cluster.nodes(), nodeName).orElse(""));
             }
-            boolean overlay = hns.getNetworkByName(networkName).map(HostComputeNetwork::isOverlay).orElse(false);
-            if (overlay && !flags.isSet("--source-vip")) {
-                DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
-            }
+            // The journal of this host, read-only: what winproxy owns there decides adoption and deletion.
+            journal = OwnershipJournal.open(host.stateDir(context.env()));
         } else {
             HnsEmulator emulator = HnsEmulator.inMemory();
             hns = emulator;
-            if (host.emulatedNetworkType() == HnsHostOptions.NetworkKind.overlay && !flags.isSet("--source-vip")) {
-                DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(vip -> flags.set("--source-vip", vip));
+            String sourceVip = node.sourceVip();
+            if (sourceVip.isEmpty() && host.emulatedNetworkType() == HnsHostOptions.NetworkKind.overlay) {
+                sourceVip = EmulatedCluster.sourceVipFor(cluster.nodes(), nodeName).orElse("");
             }
-            String sourceVip = flags.get("--source-vip").orElse("");
             EmulatedHost emulated = EmulatedCluster.fresh(emulator, host.emulatedNetworkType(),
-                    flags.get("--network-name").orElse(null), nodeName, nodes, slices, sourceVip);
-            networkName = emulated.networkName();
-            if (!flags.isSet("--network-name")) {
-                flags.set("--network-name", networkName);
+                    config.networkName().isEmpty() ? null : config.networkName(), nodeName, cluster.nodes(),
+                    cluster.endpointSlices(), sourceVip);
+            node = node.withNetworkName(emulated.networkName()).withSourceVip(sourceVip);
+            if (!hasEndpointNamed(emulator, emulated, node.rootEndpointName())) {
+                // The fresh host's own endpoint in the pod network (the second address of this node's pod CIDR, like
+                // the CNI's host endpoint) is the root endpoint health-check load balancers forward to.
+                String hostIp = sourceVip.isEmpty() ? EmulatedCluster.sourceVipFor(cluster.nodes(), nodeName)
+                        .orElse("") : sourceVip;
+                if (!hostIp.isEmpty()) {
+                    node = node.withRootEndpointName(emulated.ensureHostEndpoint(hostIp).name());
+                }
             }
-            if (!flags.isSet("--root-hnsendpoint-name")) {
-                // The fresh host's own endpoint in the pod network (the second address of this node's pod CIDR,
-                // like the CNI's host endpoint) is the root endpoint health-check load balancers forward to.
-                DemoCommand.sourceVipFor(nodes, nodeName).ifPresent(ip -> flags.set("--root-hnsendpoint-name",
-                        emulated.ensureHostEndpoint(sourceVip.isEmpty() ? ip : sourceVip).name()));
-            }
+            journal = OwnershipJournal.inMemory();
         }
-        ProxyConfig config = ConfigResolver.resolve(flags, context.env());
-        LoggingSetup.configure(config.logging());
-
-        OwnershipJournal journal = host.stateDirGiven() || realHns ? OwnershipJournal.open(host.stateDir(context.env()))
-                : OwnershipJournal.inMemory();
-        HnsDataplane dataplane = new HnsDataplane(hns, networkName, journal, config.syncPeriod(), System::nanoTime);
-        ObservedState observed = dataplane.observe();
-        HostComputeNetwork network = dataplane.network().orElseThrow();
-
-        HnsCapabilities caps = hns.capabilities();
-        Set<String> gates = config.featureGates().effective().entrySet().stream().filter(Map.Entry::getValue)
-                .map(Map.Entry::getKey).collect(Collectors.toSet());
-        PolicyConfig policyConfig = new PolicyConfig(config.forwardHealthCheckVip(),
-                config.healthzPort().orElse(10256), caps.dsr(), caps.ipv6DualStack(), caps.sessionAffinity(),
-                caps.modifyLoadBalancer(), gates, PolicyConfig.DEFAULT_MAX_BACKENDS);
-        String nodeIp = "0.0.0.0".equals(config.bindAddress()) || "::".equals(config.bindAddress())
-                ? "" : config.bindAddress();
-        VfpPolicyEngine engine = new VfpPolicyEngine(
-                new PolicyCalculator(policyConfig, LoadBalancerFeatures.of(config, caps)),
-                new NodeNetworkFactory(config.hostnameOverride(), config.sourceVip(), config.rootHnsEndpointName(),
-                        nodeIp, realHns ? HostMac::of : ip -> ""), AgentMetrics.NOOP, Instant.EPOCH);
-        nodes.stream().filter(n -> n.name().equals(config.hostnameOverride())).findFirst()
-                .ifPresent(engine::onNode);
-        services.forEach(s -> engine.onService(null, s));
-        slices.forEach(s -> engine.onEndpointSlice(null, s));
-        PolicySnapshot snapshot;
+        HostMacLookup hostMac = host.hostMacLookup();
+        ProxyPipeline pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, node, hns, journal, hostMac,
+                AgentMetrics.NOOP, DriftBudget.DEFAULT, Instant.EPOCH, false));
+        ProxyPipeline.Evaluation result;
         try {
-            snapshot = engine.compute(new HostView(network, dataplane.endpoints()));
+            result = pipeline.evaluate(cluster);
         } catch (NodeIpUnknownException e) {
             throw new UsageException("--hostname-override: " + e.getMessage()
-                    + "; add the Node to the manifests or pass --bind-address");
+                    + "; add the Node to the cluster or pass --bind-address");
         }
-        Plan plan = engine.plan(snapshot.desired(), observed, journal.ownership(), dataplane.modifySupported());
-        return new OfflineModel(config, snapshot, plan, observed, engine.lastNodeNetwork(), fromState);
+        return new OfflineModel(config, result.snapshot(), result.plan(), result.observed(), result.node(),
+                existingHost, hns);
     }
 
-    private static String networkName(ProxyFlags flags, CliContext context, HnsClient hns) {
-        if (flags.isSet("--network-name")) {
-            return flags.get("--network-name").get();
+    /**
+     * The observed state with the documents of the load balancers a packet to {@code port}/{@code protocol} may hit
+     * read from HNS. The reconcile knows owned load balancers by the journal's fingerprint, not by their endpoint
+     * references; a trace explains what HNS holds, so it reads those few documents (one call each).
+     */
+    ObservedState withLoadBalancersRead(int port, Protocol protocol) {
+        Map<String, List<String>> ipsById = new HashMap<>();
+        observed.endpoints().forEach(e -> ipsById.put(e.id(), e.ips()));
+        List<ObservedLoadBalancer> lbs = new ArrayList<>();
+        for (ObservedLoadBalancer lb : observed.loadBalancers()) {
+            boolean candidate = lb.key() != null && lb.key().externalPort() == port && lb.key().protocol() == protocol;
+            lbs.add(candidate ? hns.getLoadBalancer(lb.id()).map(doc -> HcnTranslator.toObserved(doc, ipsById))
+                    .orElse(lb) : lb);
         }
-        String env = context.env().getOrDefault("KUBE_NETWORK", "");
-        if (!env.isEmpty()) {
-            return env;
+        return new ObservedState(observed.endpoints(), lbs);
+    }
+
+    /** This node offline: the configured name, else win-node-1 when the manifests have it, else the first Node. */
+    private static String offlineNodeName(ProxyConfig config, ClusterObjects objects) {
+        String configured = config.configuredHostnameOverride().trim().toLowerCase(Locale.ROOT);
+        if (!configured.isEmpty()) {
+            return configured;
+        }
+        List<String> names = objects.nodes().stream().map(n -> n.getMetadata().getName())
+                .map(n -> n.toLowerCase(Locale.ROOT)).toList();
+        if (names.isEmpty() || names.contains(ExampleCluster.defaultNodeName())) {
+            return ExampleCluster.defaultNodeName();
+        }
+        return names.get(0);
+    }
+
+    private static boolean hasEndpointNamed(HnsEmulator hns, EmulatedHost host, String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        String network = hns.getNetworkByName(host.networkName()).map(HostComputeNetwork::id).orElseThrow();
+        return hns.listEndpoints(network).stream().map(HostComputeEndpoint::name).anyMatch(n -> n != null && n.equalsIgnoreCase(name));
+    }
+
+    /** The network: as configured (flag, file or KUBE_NETWORK), else the host's only network. */
+    private static String networkName(ProxyConfig config, HnsClient hns) {
+        if (!config.networkName().isEmpty()) {
+            return config.networkName();
         }
         List<HostComputeNetwork> networks = hns.listNetworks();
         if (networks.size() == 1) {
@@ -193,21 +177,5 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         }
         throw new UsageException("--network-name: the host has " + networks.size()
                 + " networks; name the one to use");
-    }
-
-    private static String defaultNode(ManifestSet set) {
-        List<String> names = set.nodes().stream().map(n -> n.getMetadata().getName()).toList();
-        if (names.contains(ExampleCluster.defaultNodeName()) || names.isEmpty()) {
-            return ExampleCluster.defaultNodeName();
-        }
-        return names.get(0);
-    }
-
-    private static Path extractExample() {
-        try {
-            return ExampleCluster.extractTo(Files.createTempDirectory("winproxy-example-cluster"));
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot extract the example cluster: " + e.getMessage(), e);
-        }
     }
 }

@@ -2,7 +2,6 @@ package io.winproxy.agent.cli;
 
 import io.winproxy.agent.config.ConfigException;
 import io.winproxy.agent.config.ProxyFlags;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,16 +24,15 @@ public final class PlanCommand implements Callable<Integer> {
     @Mixin
     HnsHostOptions host = new HnsHostOptions();
 
-    @Option(names = "--manifests", paramLabel = "DIR",
-            description = "YAML Nodes, Services and EndpointSlices (default: the bundled example cluster).")
-    Path manifests;
+    @Mixin
+    ClusterSourceOptions cluster = new ClusterSourceOptions();
 
     @Option(names = {"-o", "--output"}, paramLabel = "json|text", description = "Output format (default: text).")
     OutputFormat output = OutputFormat.text;
 
     @Override
     public Integer call() throws ConfigException {
-        OfflineModel model = OfflineModel.compute(root.context(), flags, host, manifests);
+        OfflineModel model = OfflineModel.compute(root.context(), flags, host, cluster);
         if (output == OutputFormat.json) {
             root.context().out().println(PlanOutput.jsonText(model.snapshot().desired(), model.plan()));
         } else {

@@ -12,24 +12,18 @@ import io.winproxy.agent.health.ServiceHealthServer;
 import io.winproxy.agent.kube.ClusterEventHandler;
 import io.winproxy.agent.kube.ClusterWatcher;
 import io.winproxy.agent.kube.KubeClientFactory;
-import io.winproxy.agent.kube.KubeClientSettings;
 import io.winproxy.agent.kube.KubeEventRecorder;
-import io.winproxy.agent.kube.WatchOptions;
 import io.winproxy.agent.metrics.MetricsServer;
 import io.winproxy.agent.metrics.PrometheusAgentMetrics;
+import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.agent.pipeline.NodeFacts;
+import io.winproxy.agent.pipeline.ProxyPipeline;
 import io.winproxy.agent.sync.ExecutorScheduler;
-import io.winproxy.agent.sync.HostMac;
-import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.agent.sync.VfpPolicyEngine;
-import io.winproxy.hns.HnsCapabilities;
 import io.winproxy.hns.HnsClient;
-import io.winproxy.hns.emulator.HnsEmulator;
-import io.winproxy.policy.desired.PolicyCalculator;
-import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.IpFamily;
-import io.winproxy.policy.spi.LoadBalancerFeature;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,15 +31,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,22 +50,21 @@ public final class ProxyAgent implements AutoCloseable {
     /**
      * How to build the agent.
      *
-     * @param networkName     the HNS network to program
-     * @param client          an API client to use (the demo's), or null to build one from the configuration
+     * @param node             this node's facts ({@link NodeFacts#of} for the proxy; the demo derives its own)
+     * @param hostMac          the host-MAC port that goes with {@code hns}
+     * @param client           an API client to use (the demo's), or null to build one from the configuration
      * @param serviceHealthIps IPs of the per-service health check listeners (empty: all addresses)
-     * @param features        load-balancer features of the policy (e.g. DSR), in order
-     * @param onSync          called on the sync thread after every sync that reached HNS; may be null
+     * @param onSync           called on the sync thread after every sync that reached HNS; may be null
      * @param handlerDecorator wraps the sync loop's event handler (the demo's CNI simulation); may be null
      */
-    public record Setup(ProxyConfig config, HnsClient hns, String networkName, Path stateDir,
-                        KubernetesClient client, List<String> serviceHealthIps, List<LoadBalancerFeature> features,
-                        Consumer<SyncReport> onSync, UnaryOperator<ClusterEventHandler> handlerDecorator,
-                        DriftBudget drift) {
+    public record Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
+                        KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
+                        UnaryOperator<ClusterEventHandler> handlerDecorator, DriftBudget drift) {
         /** A setup with the default drift budget. */
-        public Setup(ProxyConfig config, HnsClient hns, String networkName, Path stateDir, KubernetesClient client,
-                     List<String> serviceHealthIps, List<LoadBalancerFeature> features, Consumer<SyncReport> onSync,
+        public Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
+                     KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
                      UnaryOperator<ClusterEventHandler> handlerDecorator) {
-            this(config, hns, networkName, stateDir, client, serviceHealthIps, features, onSync, handlerDecorator,
+            this(config, node, hns, hostMac, stateDir, client, serviceHealthIps, onSync, handlerDecorator,
                     DriftBudget.DEFAULT);
         }
     }
@@ -92,12 +81,10 @@ public final class ProxyAgent implements AutoCloseable {
 
     private ProxyAgent(Setup setup) {
         ProxyConfig config = setup.config();
-        String nodeName = config.hostnameOverride();
+        String nodeName = setup.node().nodeName();
         KubernetesClient client = setup.client();
         if (client == null) {
-            client = new KubeClientFactory().create(new KubeClientSettings(config.kubeconfig(), config.master(),
-                    config.clientConnection().contentType(), config.clientConnection().acceptContentTypes(),
-                    config.clientConnection().qps(), config.clientConnection().burst()));
+            client = new KubeClientFactory().create(ProxyPipeline.clientSettings(config));
             // Closed last: the event recorder and servers added before it below close first.
             closeables.add(client);
         }
@@ -116,32 +103,17 @@ public final class ProxyAgent implements AutoCloseable {
 
         HnsClient hns = new MeteredHnsClient(setup.hns(), metrics, System::nanoTime);
         hns.setNativeCallListener(metrics::hnsNativeCall);
-        OwnershipJournal journal = OwnershipJournal.open(setup.stateDir());
-        dataplane = new HnsDataplane(hns, setup.networkName(), journal, config.syncPeriod(), System::nanoTime,
-                setup.drift(), () -> UUID.randomUUID().toString());
-        dataplane.setSourceVip(config.sourceVip());
-
-        HnsCapabilities caps = hns.capabilities();
-        Set<String> gates = config.featureGates().effective().entrySet().stream().filter(Map.Entry::getValue)
-                .map(Map.Entry::getKey).collect(Collectors.toSet());
-        PolicyConfig policyConfig = new PolicyConfig(config.forwardHealthCheckVip(),
-                config.healthzPort().orElse(10256), caps.dsr(), caps.ipv6DualStack(), caps.sessionAffinity(),
-                caps.modifyLoadBalancer(), gates, PolicyConfig.DEFAULT_MAX_BACKENDS);
-        // The emulated host has no real interfaces: its overlay gets no host MAC, as plan and trace assume.
-        UnaryOperator<String> hostMacOf = setup.hns() instanceof HnsEmulator ? ip -> "" : HostMac::of;
-        NodeNetworkFactory nodeNetworks = new NodeNetworkFactory(nodeName, config.sourceVip(),
-                config.rootHnsEndpointName(), nodeIpOverride(config.bindAddress()), hostMacOf);
-        // Health and metrics report IPv4 until the first sync; from then on the families each sync decides (IPv6 too
-        // when HNS supports dual-stack, the network is not overlay and the node has an IPv6 address).
-        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(policyConfig, setup.features()),
-                nodeNetworks, metrics, Instant.now(), caps.ipv6DualStack());
+        ProxyPipeline pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, setup.node(), hns,
+                OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now(),
+                true));
+        dataplane = pipeline.dataplane();
+        VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");
         loop = new ProxySyncLoop(engine, dataplane, health, serviceHealth, metrics, events, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),
                 config.syncPeriod()), scheduler, setup.onSync());
         ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
-        watcher = new ClusterWatcher(client, new WatchOptions(nodeName, config.serviceProxyName(),
-                config.configSyncPeriod()), handler);
+        watcher = new ClusterWatcher(client, pipeline.watchOptions(), handler);
     }
 
     /**
@@ -160,16 +132,9 @@ public final class ProxyAgent implements AutoCloseable {
             agent.close();
             throw e;
         }
-        logger.info("winproxy started on node {} (network {}, HNS {})", setup.config().hostnameOverride(),
-                setup.networkName(), setup.hns().capabilities().version());
+        logger.info("winproxy started on node {} (network {}, HNS {})", setup.node().nodeName(),
+                setup.node().networkName(), setup.hns().capabilities().version());
         return agent;
-    }
-
-    private static String nodeIpOverride(String bindAddress) {
-        if (bindAddress == null || bindAddress.isEmpty() || "0.0.0.0".equals(bindAddress) || "::".equals(bindAddress)) {
-            return "";
-        }
-        return bindAddress;
     }
 
     public Optional<InetSocketAddress> healthAddress() {

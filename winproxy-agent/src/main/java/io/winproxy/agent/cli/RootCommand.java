@@ -7,6 +7,7 @@ import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.logging.LoggingSetup;
+import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.winsvc.PriorityClass;
 import io.winproxy.agent.winsvc.ProcessPriority;
 import io.winproxy.agent.winsvc.ServiceAgent;
@@ -137,8 +138,8 @@ public final class RootCommand implements Callable<Integer> {
         AtomicBoolean readyReported = new AtomicBoolean();
         AtomicBoolean configChanged = new AtomicBoolean();
         ConfigFileWatcher watcher = null;
-        try (ProxyAgent agent = ProxyAgent.start(new ProxyAgent.Setup(config, hns, network,
-                host.stateDir(context.env()), null, List.of(), LoadBalancerFeatures.of(config, hns.capabilities()),
+        try (ProxyAgent agent = ProxyAgent.start(new ProxyAgent.Setup(config, NodeFacts.of(config, network), hns,
+                host.hostMacLookup(), host.stateDir(context.env()), null, List.of(),
                 report -> {
                     if (report.result().complete() && readyReported.compareAndSet(false, true)) {
                         ready.run();

@@ -12,7 +12,6 @@ import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.trace.Packet;
 import io.winproxy.policy.trace.PacketTracer;
 import io.winproxy.policy.trace.TraceResult;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,9 +36,8 @@ public final class TraceCommand implements Callable<Integer> {
     @Mixin
     HnsHostOptions host = new HnsHostOptions();
 
-    @Option(names = "--manifests", paramLabel = "DIR",
-            description = "YAML Nodes, Services and EndpointSlices (default: the bundled example cluster).")
-    Path manifests;
+    @Mixin
+    ClusterSourceOptions cluster = new ClusterSourceOptions();
 
     @Option(names = "--src", required = true, paramLabel = "IP", description = "Source IP of the packet.")
     String src;
@@ -57,9 +55,10 @@ public final class TraceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws ConfigException, com.fasterxml.jackson.core.JsonProcessingException {
         Packet packet = packet();
-        OfflineModel model = OfflineModel.compute(root.context(), flags, host, manifests);
+        OfflineModel model = OfflineModel.compute(root.context(), flags, host, cluster);
         TraceResult result = model.fromHnsState()
-                ? PacketTracer.trace(model.observed(), model.node(), packet, model.snapshot().desired())
+                ? PacketTracer.trace(model.withLoadBalancersRead(packet.destinationPort(), packet.protocol()),
+                        model.node(), packet, model.snapshot().desired())
                 : PacketTracer.trace(model.snapshot().desired(), model.node(), packet);
         if (output == OutputFormat.json) {
             root.context().out().println(MAPPER.writeValueAsString(json(result, model.fromHnsState())));

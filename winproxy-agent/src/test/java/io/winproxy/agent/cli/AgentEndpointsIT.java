@@ -10,6 +10,8 @@ import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.health.HttpProbe;
 import io.winproxy.agent.kube.Eventually;
+import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.agent.pipeline.NodeFacts;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,8 +56,9 @@ class AgentEndpointsIT {
                 "--master=" + harness.server.url(), "--healthz-bind-address=127.0.0.1:" + healthPort,
                 "--metrics-bind-address=127.0.0.1:" + metricsPort, "--iptables-min-sync-period=100ms",
                 "--iptables-sync-period=2s"), Map.of());
-        agent = ProxyAgent.start(new ProxyAgent.Setup(config, harness.hns, AgentHarness.NETWORK, stateDir, null,
-                List.of("127.0.0.1"), List.of(), harness.reports::add,
+        agent = ProxyAgent.start(new ProxyAgent.Setup(config,
+                NodeFacts.of(config, AgentHarness.NETWORK), harness.hns, HostMacLookup.emulated(), stateDir, null,
+                List.of("127.0.0.1"), harness.reports::add,
                 handler -> new DemoCni(harness.host, handler)));
         Eventually.await(AgentHarness.TIMEOUT, "first sync", harness::syncedSuccessfully);
     }

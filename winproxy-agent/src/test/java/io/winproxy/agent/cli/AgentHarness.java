@@ -15,11 +15,13 @@ import io.winproxy.agent.dataplane.DriftBudget;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.demo.EmbeddedApiServer;
+import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.HostView;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.SyncReport;
-import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.HnsVersion;
+import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.Protocol;
@@ -78,8 +80,10 @@ final class AgentHarness implements AutoCloseable {
         reports.clear();
         // Every owned object is re-checked for content drift once per sync period (2s), as
         // --hns-drift-check-period=2s would.
-        agent = ProxyAgent.start(new ProxyAgent.Setup(config(), hns, NETWORK, stateDir, null, List.of("127.0.0.1"),
-                List.of(), reports::add, handler -> new DemoCni(host, handler),
+        ProxyConfig config = config();
+        agent = ProxyAgent.start(new ProxyAgent.Setup(config, NodeFacts.of(config, NETWORK), hns,
+                HostMacLookup.emulated(), stateDir, null, List.of("127.0.0.1"), reports::add,
+                handler -> new DemoCni(host, handler),
                 new DriftBudget(Duration.ofSeconds(2), 100)));
     }
 

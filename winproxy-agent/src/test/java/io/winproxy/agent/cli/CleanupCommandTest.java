@@ -55,6 +55,26 @@ class CleanupCommandTest {
     }
 
     @Test
+    void cleanupTakesTheProxysOwnCommandLineAsTheCleanupFlagDoes() {
+        CliRunner.Result r = CliRunner.run("cleanup", "--network-name", "vxlan0", "--hostname-override=win-a",
+                "--source-vip=10.244.1.2", "--feature-gates=WinOverlay=true", "--v=2", "--hns-state",
+                stateFile.toString(), "--state-dir", dir.resolve("state").toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Removed 1 load balancer(s) and 1 remote endpoint(s).");
+    }
+
+    @Test
+    void cleanupWithAnInvalidProxyFlagExitsTwoNamingIt() {
+        CliRunner.Result r = CliRunner.run("cleanup", "--iptables-sync-period=forever", "--hns-state",
+                stateFile.toString(), "--state-dir", dir.resolve("state").toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("sync-period");
+        assertThat(reopen().listLoadBalancerIds()).as("nothing removed").hasSize(2);
+    }
+
+    @Test
     void cleanupRemovesOnlyWhatWinproxyOwnsAndReportsTheRest() {
         CliRunner.Result r = CliRunner.run("cleanup", "--hns-state", stateFile.toString(), "--state-dir",
                 dir.resolve("state").toString());

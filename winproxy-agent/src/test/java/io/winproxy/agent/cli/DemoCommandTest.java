@@ -27,28 +27,31 @@ class DemoCommandTest {
 
     @Test
     void theHostnameOverridePicksTheOtherWindowsNode() {
-        assertThat(DemoCommand.nodeName(flags("--hostname-override", "WIN-NODE-2"), NODES)).isEqualTo("win-node-2");
-        assertThat(DemoCommand.nodeName(flags(), NODES)).isEqualTo("win-node-1");
+        assertThat(EmulatedCluster.nodeName("WIN-NODE-2", NODES)).isEqualTo("win-node-2");
+        assertThat(EmulatedCluster.nodeName("", NODES)).isEqualTo("win-node-1");
     }
 
     @Test
     void aHostnameOverrideThatIsNoNodeOfTheManifestsIsAUsageErrorListingTheNodes() {
-        assertThatThrownBy(() -> DemoCommand.nodeName(flags("--hostname-override", "nosuch"), NODES))
+        assertThatThrownBy(() -> EmulatedCluster.nodeName("nosuch", NODES))
                 .isInstanceOf(UsageException.class)
-                .hasMessage("--hostname-override: no Node nosuch in the manifests (Nodes: win-node-1, win-node-2)");
+                .hasMessage("--hostname-override: no Node nosuch in the cluster (Nodes: win-node-1, win-node-2)");
     }
 
     @Test
-    void theNetworkNameComesFromTheFlagElseFromKubeNetwork() {
-        assertThat(DemoCommand.networkName(flags("--network-name", "vxlan0"), Map.of("KUBE_NETWORK", "Calico")))
-                .isEqualTo("vxlan0");
-        assertThat(DemoCommand.networkName(flags(), Map.of("KUBE_NETWORK", "Calico"))).isEqualTo("Calico");
-        assertThat(DemoCommand.networkName(flags(), Map.of())).isNull();
+    void theDemoDefaultsGoIntoACopyAndNeverOverrideWhatTheUserGave() throws Exception {
+        ProxyFlags given = flags("--metrics-bind-address", "127.0.0.1:19999");
+        ProxyFlags demo = DemoCommand.demoFlags(given);
+        assertThat(demo.get("--healthz-bind-address")).contains("127.0.0.1:10256");
+        assertThat(demo.get("--metrics-bind-address")).contains("127.0.0.1:19999");
+        assertThat(demo.get("--iptables-min-sync-period")).contains("1s");
+        assertThat(given.isSet("--healthz-bind-address")).as("the parsed flags are left as given").isFalse();
+        assertThat(given.isSet("--iptables-min-sync-period")).isFalse();
     }
 
     @Test
     void theSourceVipIsAddressTwoOfThisNodesPodCidr() {
-        assertThat(DemoCommand.sourceVipFor(NODES, "win-node-2")).contains("10.244.2.2");
+        assertThat(EmulatedCluster.sourceVipFor(NODES, "win-node-2")).contains("10.244.2.2");
     }
 
     @Test

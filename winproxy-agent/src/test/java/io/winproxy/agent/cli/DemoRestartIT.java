@@ -24,7 +24,7 @@ class DemoRestartIT {
 
     @Test
     void aRestartedDemoOnTheSameHostMakesNoCreatesAndNoDeletes() {
-        assertThat(demoOnce("state").out()).contains("--- sync 1: 14 created, 0 modified, 0 deleted, 0 adopted");
+        assertThat(demoOnce("state").out()).contains("--- sync 1: 19 created, 0 modified, 0 deleted, 0 adopted");
 
         assertThat(demoOnce("state").out()).contains("--- sync 1: 0 created, 0 modified, 0 deleted, 0 adopted");
     }
@@ -34,6 +34,6 @@ class DemoRestartIT {
         demoOnce("state");
 
         assertThat(demoOnce("fresh-state").out())
-                .contains("--- sync 1: 0 created, 0 modified, 0 deleted, 14 adopted");
+                .contains("--- sync 1: 0 created, 0 modified, 0 deleted, 19 adopted");
     }
 }

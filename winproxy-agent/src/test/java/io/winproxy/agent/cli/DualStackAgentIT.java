@@ -10,6 +10,8 @@ import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.health.HttpProbe;
 import io.winproxy.agent.kube.Eventually;
+import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
@@ -51,8 +53,9 @@ class DualStackAgentIT {
                 "--network-name=" + NETWORK, "--master=" + harness.server.url(),
                 "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=127.0.0.1:" + metricsPort,
                 "--iptables-min-sync-period=100ms", "--iptables-sync-period=2s"), Map.of());
-        agent = ProxyAgent.start(new ProxyAgent.Setup(config, hns, NETWORK, stateDir.resolve("agent"), null,
-                List.of("127.0.0.1"), List.of(), reports::add, null));
+        agent = ProxyAgent.start(new ProxyAgent.Setup(config, NodeFacts.of(config, NETWORK), hns,
+                HostMacLookup.emulated(), stateDir.resolve("agent"), null, List.of("127.0.0.1"), reports::add,
+                null));
         Eventually.await(AgentHarness.TIMEOUT, "first sync",
                 () -> reports.stream().anyMatch(r -> r.result().complete()));
     }

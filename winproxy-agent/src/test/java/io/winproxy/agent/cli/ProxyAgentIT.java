@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.kube.Eventually;
+import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.trace.TraceResult;
 import io.winproxy.policy.trace.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,7 +61,12 @@ class ProxyAgentIT {
                 () -> backends("10.96.0.80", 80).equals(Set.of("10.244.1.5:8080")));
         Eventually.await(AgentHarness.TIMEOUT, "the unused remote endpoint deleted", () -> harness.hns
                 .listEndpoints(harness.hns.getNetworkByName(AgentHarness.NETWORK).orElseThrow().id()).stream()
-                .noneMatch(e -> e.isRemote()));
+                .filter(HostComputeEndpoint::isRemote).map(e -> e.ipAddress().orElse(""))
+                .toList().equals(List.of("10.96.0.80")));
+        // Overlay: the ClusterIP's remote endpoint carries the host MAC, as upstream winkernel programs it.
+        HostComputeEndpoint clusterIp = harness.hns.listEndpoints(harness.hns.getNetworkByName(AgentHarness.NETWORK)
+                .orElseThrow().id()).stream().filter(HostComputeEndpoint::isRemote).findFirst().orElseThrow();
+        assertThat(clusterIp.macAddress()).isEqualToIgnoringCase(HostMacLookup.emulated().macOf("192.168.1.11"));
 
         harness.api().resource(AgentHarness.service("default", "api", "10.96.0.90", 443, 8443)).create();
         harness.api().resource(AgentHarness.slice("default", "api-1", "api", 8443, "10.244.2.7@win-b")).create();

@@ -1,4 +1,4 @@
-package io.winproxy.agent.cli;
+package io.winproxy.agent.pipeline;
 
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.dsr.DirectServerReturn;
@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The load-balancer features of the policy, in the order they are consulted; adding one is one line here. */
-final class LoadBalancerFeatures {
+public final class LoadBalancerFeatures {
     private LoadBalancerFeatures() {
     }
 
@@ -18,7 +18,7 @@ final class LoadBalancerFeatures {
      *
      * @throws io.winproxy.dsr.DsrConfigurationException naming the gate
      */
-    static void checkGates(ProxyConfig config) {
+    public static void checkGates(ProxyConfig config) {
         DsrSettings.resolve(config.enableDsr(), config.featureGates().enabled(DsrSettings.WIN_DSR_GATE), true, "");
     }
 
@@ -26,7 +26,7 @@ final class LoadBalancerFeatures {
      * @throws io.winproxy.dsr.DsrConfigurationException when {@code --enable-dsr} cannot be honoured (the
      *                                                    {@code WinDSR} gate is off, or HNS lacks DSR)
      */
-    static List<LoadBalancerFeature> of(ProxyConfig config, HnsCapabilities capabilities) {
+    public static List<LoadBalancerFeature> of(ProxyConfig config, HnsCapabilities capabilities) {
         List<LoadBalancerFeature> features = new ArrayList<>();
         features.add(new DirectServerReturn(DsrSettings.resolve(config.enableDsr(),
                 config.featureGates().enabled(DsrSettings.WIN_DSR_GATE), capabilities.dsr(),

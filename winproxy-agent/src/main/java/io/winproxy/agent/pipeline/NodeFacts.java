@@ -1,0 +1,54 @@
+package io.winproxy.agent.pipeline;
+
+import io.winproxy.agent.config.ProxyConfig;
+
+/**
+ * What the pipeline needs to know about this node that is not a Kubernetes object: its name, the HNS network to
+ * program, the overlay source VIP, the name of the root endpoint health checks forward to, and the node-IP override.
+ * The proxy takes them from its configuration ({@link #of}); {@code plan}, {@code trace} and {@code demo} derive the
+ * ones the user left out from their inputs (the manifests' node, the emulated network) instead of rewriting the
+ * parsed flags.
+ *
+ * @param nodeName         this node's name, lower-case
+ * @param networkName      the HNS network
+ * @param sourceVip        the overlay SNAT address, "" when none
+ * @param rootEndpointName {@code --root-hnsendpoint-name}
+ * @param nodeIpOverride   {@code --bind-address} when it names a concrete IP, else ""
+ */
+public record NodeFacts(String nodeName, String networkName, String sourceVip, String rootEndpointName,
+                        String nodeIpOverride) {
+    public NodeFacts {
+        sourceVip = sourceVip == null ? "" : sourceVip;
+        rootEndpointName = rootEndpointName == null ? "" : rootEndpointName;
+        nodeIpOverride = nodeIpOverride == null ? "" : nodeIpOverride;
+    }
+
+    /** The facts as the proxy's configuration gives them, on the given network. */
+    public static NodeFacts of(ProxyConfig config, String networkName) {
+        return new NodeFacts(config.hostnameOverride(), networkName, config.sourceVip(), config.rootHnsEndpointName(),
+                nodeIpOverride(config.bindAddress()));
+    }
+
+    public NodeFacts withNodeName(String name) {
+        return new NodeFacts(name, networkName, sourceVip, rootEndpointName, nodeIpOverride);
+    }
+
+    public NodeFacts withNetworkName(String name) {
+        return new NodeFacts(nodeName, name, sourceVip, rootEndpointName, nodeIpOverride);
+    }
+
+    public NodeFacts withSourceVip(String vip) {
+        return new NodeFacts(nodeName, networkName, vip, rootEndpointName, nodeIpOverride);
+    }
+
+    public NodeFacts withRootEndpointName(String name) {
+        return new NodeFacts(nodeName, networkName, sourceVip, name, nodeIpOverride);
+    }
+
+    private static String nodeIpOverride(String bindAddress) {
+        if (bindAddress == null || bindAddress.isEmpty() || "0.0.0.0".equals(bindAddress) || "::".equals(bindAddress)) {
+            return "";
+        }
+        return bindAddress;
+    }
+}
