@@ -354,7 +354,7 @@ static HANDLE inheritable(DWORD which) {
     return copy;
 }
 
-/* Read by the console control handler, which runs on its own thread; set once before the handler is installed. */
+/* Read by the console control handler, which runs on its own thread; set once, when the child exists. */
 static volatile HANDLE child_process = NULL;
 
 static BOOL WINAPI on_console_control(DWORD event) {
@@ -400,6 +400,8 @@ int main(void) {
     PROCESS_INFORMATION process;
     ZeroMemory(&process, sizeof(process));
 
+    /* From here on a Ctrl+C must not end this process before the child: the child decides. */
+    SetConsoleCtrlHandler(on_console_control, TRUE);
     HANDLE job = kill_on_close_job();
     /* Suspended until it is in the job, so that not even its first instructions run unsupervised. */
     BOOL started = CreateProcessW(java.text, command.text, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL,
@@ -425,7 +427,6 @@ int main(void) {
         job = NULL;
     }
     child_process = process.hProcess;
-    SetConsoleCtrlHandler(on_console_control, TRUE);
     ResumeThread(process.hThread);
     CloseHandle(process.hThread);
 
