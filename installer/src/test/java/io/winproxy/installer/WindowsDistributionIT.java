@@ -8,6 +8,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,12 +18,16 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarInputStream;
 import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Opens the built winproxy-VERSION-windows.zip and checks its layout and the contents operators rely on. */
 class WindowsDistributionIT {
@@ -48,6 +54,7 @@ class WindowsDistributionIT {
     @Test
     void theZipHasTheDocumentedLayout() {
         assertThat(zip).containsKeys(
+                "kube-proxy.exe",
                 "winproxy.cmd",
                 "winproxy.ps1",
                 "winproxy-agent.jar",
@@ -82,6 +89,42 @@ class WindowsDistributionIT {
         assertThat(entries).allMatch(entry -> entry.startsWith("lib/"));
         assertThat(zip.keySet()).containsAll(entries);
         assertThat(entries).anyMatch(entry -> entry.startsWith("lib/jna-platform-"));
+    }
+
+    @Test
+    void kubeProxyExeIsAPe32PlusX8664ConsoleProgramAtTheRootBesideTheAgentJar() {
+        ByteBuffer exe = ByteBuffer.wrap(zip.get("kube-proxy.exe")).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(exe.getShort(0)).as("MZ").isEqualTo((short) 0x5A4D);
+        int pe = exe.getInt(0x3C);
+        assertThat(exe.getInt(pe)).as("PE\\0\\0").isEqualTo(0x00004550);
+        assertThat(exe.getShort(pe + 4) & 0xFFFF).as("machine: AMD64").isEqualTo(0x8664);
+        int characteristics = exe.getShort(pe + 22) & 0xFFFF;
+        assertThat(characteristics & 0x0002).as("IMAGE_FILE_EXECUTABLE_IMAGE").isNotZero();
+        assertThat(characteristics & 0x2000).as("not a DLL").isZero();
+        int optionalHeader = pe + 24;
+        assertThat(exe.getShort(optionalHeader) & 0xFFFF).as("optional header magic: PE32+").isEqualTo(0x20B);
+        assertThat(exe.getShort(optionalHeader + 68) & 0xFFFF).as("subsystem: Windows console").isEqualTo(3);
+        assertThat(zip).containsKey("winproxy-agent.jar");
+    }
+
+    @Test
+    @EnabledOnOs(OS.WINDOWS)
+    void kubeProxyExeRunsTheAgentFromTheUnpackedZipAndPrintsKubeProxysVersion(@TempDir Path home)
+            throws IOException, InterruptedException {
+        for (Map.Entry<String, byte[]> entry : zip.entrySet()) {
+            Path file = home.resolve(entry.getKey());
+            Files.createDirectories(file.getParent());
+            Files.write(file, entry.getValue());
+        }
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("kube-proxy.exe").toString(), "--version")
+                .redirectErrorStream(true);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        assertThat(output).startsWith("Kubernetes v1.");
     }
 
     @Test

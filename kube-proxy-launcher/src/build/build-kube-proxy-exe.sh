@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Builds kube-proxy.exe (a PE32+ x86-64 console program) from src/main/c with the mingw-w64 cross compiler.
+#
+# Usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR
+#
+# The compiler, first found wins:
+#   1. $MINGW_GCC (Maven: -Dmingw.gcc=/path/to/x86_64-w64-mingw32-gcc)
+#   2. x86_64-w64-mingw32-gcc on the PATH (e.g. Debian's gcc-mingw-w64-x86-64 installed)
+#   3. Debian's mingw-w64 packages, fetched with `apt-get download` (no root, no global install) and unpacked with
+#      `dpkg -x` into $WINPROXY_MINGW_CACHE (default ~/.cache/winproxy/mingw), once; later builds reuse them.
+#      When the package lists are empty and this runs as root, `apt-get update` is run first.
+# Without any of them the build fails with one message saying what to do: the exe is part of the distribution.
+# The exe is rebuilt only when a source or this script is newer than it.
+set -euo pipefail
+
+output=${1:?usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR}
+sources=${2:?usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR}
+script=${BASH_SOURCE[0]}
+
+# The win32-threads flavour: the launcher needs no C++ or pthreads, and it links no extra runtime DLL.
+packages=(binutils-mingw-w64-x86-64 gcc-mingw-w64-base gcc-mingw-w64-x86-64-win32
+          gcc-mingw-w64-x86-64-win32-runtime mingw-w64-common mingw-w64-x86-64-dev)
+cache=${WINPROXY_MINGW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/winproxy/mingw}
+toolchain=$cache/x86_64-w64-mingw32-win32
+
+die() {
+    echo "kube-proxy-launcher: $*" >&2
+    exit 1
+}
+
+up_to_date() {
+    [[ -f $output ]] || return 1
+    local newer
+    newer=$(find "$sources" "$script" -newer "$output" -type f | head -n 1)
+    [[ -z $newer ]]
+}
+
+download_toolchain() {
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
+        || die "no mingw-w64 compiler: x86_64-w64-mingw32-gcc is not on the PATH and apt-get/dpkg are not" \
+               "available to fetch Debian's ${packages[*]}; install mingw-w64 or pass -Dmingw.gcc=PATH"
+    mkdir -p "$cache"
+    local work
+    work=$(mktemp -d "$cache/.download.XXXXXX")
+    # shellcheck disable=SC2064
+    trap "rm -rf '$work'" EXIT
+    local options=(-q)
+    if [[ $(id -u) == 0 ]]; then
+        # As root apt drops privileges to _apt, which cannot write into a private directory; nothing is installed.
+        options+=(-o APT::Sandbox::User=root)
+    fi
+    if ! (cd "$work" && apt-get "${options[@]}" download "${packages[@]}" >/dev/null 2>"$work/apt.log"); then
+        if [[ $(id -u) == 0 ]]; then
+            echo "kube-proxy-launcher: apt-get download failed; running apt-get update once" >&2
+            apt-get -q update >/dev/null 2>>"$work/apt.log" || true
+            rm -f "$work"/*.deb
+        fi
+        (cd "$work" && apt-get "${options[@]}" download "${packages[@]}" >/dev/null 2>>"$work/apt.log") \
+            || die "cannot download Debian's mingw-w64 packages (${packages[*]}): $(tail -n 1 "$work/apt.log");" \
+                   "run 'apt-get update' as root, install gcc-mingw-w64-x86-64, or pass -Dmingw.gcc=PATH"
+    fi
+    mkdir "$work/root"
+    local deb
+    for deb in "$work"/*.deb; do
+        dpkg -x "$deb" "$work/root"
+    done
+    (cd "$work" && ls ./*.deb | sed 's|^\./||') > "$work/root/PACKAGES"
+    # Publish atomically: a concurrent build either sees no toolchain or a complete one.
+    if ! mv -T "$work/root" "$toolchain" 2>/dev/null; then
+        [[ -x $toolchain/usr/bin/x86_64-w64-mingw32-gcc-win32 ]] || die "cannot create $toolchain"
+    fi
+    rm -rf "$work"
+    trap - EXIT
+}
+
+find_compiler() {
+    if [[ -n ${MINGW_GCC:-} ]]; then
+        command -v "$MINGW_GCC" >/dev/null || die "-Dmingw.gcc=$MINGW_GCC: no such compiler"
+        echo "$MINGW_GCC"
+        return
+    fi
+    if command -v x86_64-w64-mingw32-gcc >/dev/null; then
+        echo x86_64-w64-mingw32-gcc
+        return
+    fi
+    if [[ ! -x $toolchain/usr/bin/x86_64-w64-mingw32-gcc-win32 ]]; then
+        echo "kube-proxy-launcher: fetching the mingw-w64 cross compiler into $toolchain (once)" >&2
+        download_toolchain
+    fi
+    # The unpacked driver finds cc1, as, ld, the headers and the import libraries relative to its own location.
+    echo "$toolchain/usr/bin/x86_64-w64-mingw32-gcc-win32"
+}
+
+if up_to_date; then
+    exit 0
+fi
+gcc=$(find_compiler)
+mkdir -p "$(dirname "$output")"
+# -municode is not needed: main() reads GetCommandLineW itself. Static libgcc: the exe depends on system DLLs only.
+"$gcc" -std=c11 -O2 -Wall -Wextra -Werror -static -static-libgcc -s \
+    -o "$output.tmp" "$sources"/launcher.c "$sources"/cmdline.c -lkernel32 \
+    || die "compiling kube-proxy.exe with $gcc failed"
+mv -f "$output.tmp" "$output"
+echo "kube-proxy-launcher: built $output with $gcc"
