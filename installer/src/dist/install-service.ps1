@@ -235,6 +235,10 @@ if ($existing) {
         while ((Get-Service -Name $ServiceName -ErrorAction SilentlyContinue) -and (Get-Date) -lt $deadline) {
             Start-Sleep -Milliseconds 500
         }
+        # sc.exe delete only marks the service; it is removed once every handle to it is closed.
+        if (Get-Service -Name $ServiceName -ErrorAction SilentlyContinue) {
+            throw "service $ServiceName is marked for deletion but still exists after 30 s: close the Services console (services.msc), Event Viewer and any other program that has it open, then run this script again"
+        }
     }
 }
 
