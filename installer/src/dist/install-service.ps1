@@ -282,6 +282,12 @@ Invoke-WinProxyServiceControl -Arguments @('failure', $ServiceName, 'reset=', "$
 # Run the actions also when the service stops itself with a non-zero exit code, not only when it crashes.
 Invoke-WinProxyServiceControl -Arguments @('failureflag', $ServiceName, '1')
 
+# The event source under which the agent reports a start-up failure (a bad flag or configuration file) to the
+# Application log, since a service has no console; registering it gives the events a proper description.
+if (-not [System.Diagnostics.EventLog]::SourceExists('winproxy')) {
+    [System.Diagnostics.EventLog]::CreateEventSource('winproxy', 'Application')
+}
+
 Write-Output "registered service $ServiceName ($StartType): $binaryPath"
 Write-Output "recovery: $actions, reset after $ResetPeriodSeconds s, also on non-zero exit codes"
 
