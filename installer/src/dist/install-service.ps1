@@ -17,9 +17,10 @@
     The display name.
 .PARAMETER ConfigFile
     The KubeProxyConfiguration file; conf\kube-proxy-config.yaml of this distribution by default. Pass an empty
-    string to run with flags only. With --config, kube-proxy (and winproxy) ignore the --windows-service flag, so
-    the script writes a copy next to it, NAME-service.yaml, with windowsRunAsService: true, and the service runs
-    with that copy. Edit the original and run the script again with -Force to change the configuration.
+    string to run with flags only. The script writes a copy next to it, NAME-service.yaml, with
+    windowsRunAsService: true, and the service runs with that copy, so that the file alone says how the program
+    runs (winproxy, like kube-proxy, also honours --windows-service given together with --config, as OpenShift
+    WMCO passes it). Edit the original and run the script again with -Force to change the configuration.
 .PARAMETER LogFile
     Where the agent writes its log (--logtostderr=false --log-file): a service has no console, and the service
     manager discards standard error. logs\winproxy.log of this distribution by default.
@@ -202,7 +203,7 @@ $java = Find-WinProxyJavaExecutable -HomeDirectory $winproxyHome
 
 $commandLine = @($java, '-Xrs') + $JavaOptions + @('-jar', $jar)
 if ($ConfigFile) {
-    # With --config the --windows-service flag is ignored (as in kube-proxy): the file must say so.
+    # The copy says windowsRunAsService: true, so the file alone tells how the program runs.
     $source = (Resolve-Path -LiteralPath $ConfigFile).ProviderPath
     $serviceConfigName = [System.IO.Path]::GetFileNameWithoutExtension($source) + '-service' + [System.IO.Path]::GetExtension($source)
     $serviceConfig = Join-Path -Path (Split-Path -Path $source -Parent) -ChildPath $serviceConfigName
