@@ -17,9 +17,10 @@
     The display name.
 .PARAMETER ConfigFile
     The KubeProxyConfiguration file; conf\kube-proxy-config.yaml of this distribution by default. Pass an empty
-    string to run with flags only. With --config, kube-proxy (and winproxy) ignore the --windows-service flag, so
-    the script writes a copy next to it, NAME-service.yaml, with windowsRunAsService: true, and the service runs
-    with that copy. Edit the original and run the script again with -Force to change the configuration.
+    string to run with flags only. The script writes a copy next to it, NAME-service.yaml, with
+    windowsRunAsService: true, and the service runs with that copy, so that the file alone says how the program
+    runs (winproxy, like kube-proxy, also honours --windows-service given together with --config, as OpenShift
+    WMCO passes it). Edit the original and run the script again with -Force to change the configuration.
 .PARAMETER LogFile
     Where the agent writes its log (--logtostderr=false --log-file): a service has no console, and the service
     manager discards standard error. logs\winproxy.log of this distribution by default.
@@ -202,7 +203,7 @@ $java = Find-WinProxyJavaExecutable -HomeDirectory $winproxyHome
 
 $commandLine = @($java, '-Xrs') + $JavaOptions + @('-jar', $jar)
 if ($ConfigFile) {
-    # With --config the --windows-service flag is ignored (as in kube-proxy): the file must say so.
+    # The copy says windowsRunAsService: true, so the file alone tells how the program runs.
     $source = (Resolve-Path -LiteralPath $ConfigFile).ProviderPath
     $serviceConfigName = [System.IO.Path]::GetFileNameWithoutExtension($source) + '-service' + [System.IO.Path]::GetExtension($source)
     $serviceConfig = Join-Path -Path (Split-Path -Path $source -Parent) -ChildPath $serviceConfigName
@@ -234,6 +235,10 @@ if ($existing) {
         $deadline = (Get-Date).AddSeconds(30)
         while ((Get-Service -Name $ServiceName -ErrorAction SilentlyContinue) -and (Get-Date) -lt $deadline) {
             Start-Sleep -Milliseconds 500
+        }
+        # sc.exe delete only marks the service; it is removed once every handle to it is closed.
+        if (Get-Service -Name $ServiceName -ErrorAction SilentlyContinue) {
+            throw "service $ServiceName is marked for deletion but still exists after 30 s: close the Services console (services.msc), Event Viewer and any other program that has it open, then run this script again"
         }
     }
 }
@@ -277,6 +282,12 @@ $actions = ($RestartDelaySeconds | ForEach-Object { "restart/$($_ * 1000)" }) -j
 Invoke-WinProxyServiceControl -Arguments @('failure', $ServiceName, 'reset=', "$ResetPeriodSeconds", 'actions=', $actions)
 # Run the actions also when the service stops itself with a non-zero exit code, not only when it crashes.
 Invoke-WinProxyServiceControl -Arguments @('failureflag', $ServiceName, '1')
+
+# The event source under which the agent reports a start-up failure (a bad flag or configuration file) to the
+# Application log, since a service has no console; registering it gives the events a proper description.
+if (-not [System.Diagnostics.EventLog]::SourceExists('winproxy')) {
+    [System.Diagnostics.EventLog]::CreateEventSource('winproxy', 'Application')
+}
 
 Write-Output "registered service $ServiceName ($StartType): $binaryPath"
 Write-Output "recovery: $actions, reset after $ResetPeriodSeconds s, also on non-zero exit codes"

@@ -1,6 +1,97 @@
 # The diagnostics bundle (the offline replacement of collectlogs.ps1 for the proxy part).
 # Dot-sourced by WinProxy.psm1; not a module of its own.
 
+# What never goes into a bundle: bearer tokens, passwords and the key and token fields of a kubeconfig, wherever
+# they appear (a log line, a command line, /configz). The value after the name is replaced.
+$script:WinProxySecretPattern = '(?i)((?:token|password|client-key-data|bearer)"?\s*[:=]?\s*"?)[^\s",]+'
+# The klog flags that say where the agent logs, in either form: --log-file=PATH, --log-file PATH, quoted or not.
+$script:WinProxyLogFlagPattern = '(?i)--(log-file|log-dir)(?:=|\s+)(?:"([^"]+)"|([^\s"]+))'
+
+function Protect-WinProxySecret {
+    <#
+    .SYNOPSIS
+        Replaces credentials in a text with <redacted> before it is written into a diagnostics bundle.
+    .PARAMETER Text
+        The text to clean.
+    .OUTPUTS
+        System.String.
+    .EXAMPLE
+        Protect-WinProxySecret -Text (Get-Content C:\k\winproxy\logs\winproxy.log -Raw)
+    #>
+    [CmdletBinding()]
+    [OutputType([string])]
+    param(
+        [AllowNull()]
+        [AllowEmptyString()]
+        [string] $Text
+    )
+    if (-not $Text) {
+        return $Text
+    }
+    return [regex]::Replace($Text, $script:WinProxySecretPattern, '${1}<redacted>')
+}
+
+function Get-WinProxyLogLocation {
+    <#
+    .SYNOPSIS
+        The log files and folders a winproxy (or kube-proxy) command line writes to, from --log-file and --log-dir.
+    .PARAMETER CommandLine
+        Command lines or arguments, for example a service's PathName or the agent arguments.
+    .OUTPUTS
+        System.String[].
+    .EXAMPLE
+        Get-WinProxyLogLocation -CommandLine (Get-CimInstance Win32_Service -Filter "Name='kube-proxy'").PathName
+    #>
+    [CmdletBinding()]
+    [OutputType([string[]])]
+    param(
+        [AllowEmptyCollection()]
+        [string[]] $CommandLine = @()
+    )
+    foreach ($line in @($CommandLine | Where-Object { $_ })) {
+        foreach ($match in [regex]::Matches($line, $script:WinProxyLogFlagPattern)) {
+            if ($match.Groups[2].Success) { $match.Groups[2].Value } else { $match.Groups[3].Value }
+        }
+    }
+}
+
+function Find-WinProxyStaleRemoteEndpoint {
+    <#
+    .SYNOPSIS
+        The remote endpoints no load balancer references, from the agent's 'hns list -o json'.
+    .DESCRIPTION
+        A remote endpoint (an endpoint of a pod on another node) that no load balancer uses any more is stale:
+        upstream kube-proxy leaks them, and they keep the pod IP bound to an old provider address. Endpoint IDs are
+        compared without regard to letter case (HNS returns upper-case GUIDs).
+    .PARAMETER Listing
+        The object 'winproxy hns list -o json' prints (endpoints with remote, loadBalancers with backendEndpoints).
+    .OUTPUTS
+        The endpoint objects of the listing that are stale.
+    .EXAMPLE
+        Find-WinProxyStaleRemoteEndpoint -Listing (Invoke-WinProxyJson -Arguments @('hns', 'list'))
+    #>
+    [CmdletBinding()]
+    param(
+        [Parameter(Mandatory = $true)]
+        [AllowNull()]
+        [object] $Listing
+    )
+    $referenced = @{}
+    foreach ($lb in @(Get-WinProxyMember -InputObject $Listing -Name 'loadBalancers')) {
+        foreach ($id in @(Get-WinProxyMember -InputObject $lb -Name 'backendEndpoints')) {
+            if ($id) {
+                $referenced["$id".ToLowerInvariant()] = $true
+            }
+        }
+    }
+    foreach ($endpoint in @(Get-WinProxyMember -InputObject $Listing -Name 'endpoints')) {
+        if ($endpoint -and (Get-WinProxyMember -InputObject $endpoint -Name 'remote') -eq $true -and
+            -not $referenced.ContainsKey("$(Get-WinProxyMember -InputObject $endpoint -Name 'id')".ToLowerInvariant())) {
+            $endpoint
+        }
+    }
+}
+
 function Save-WinProxyDiagnosticStep {
     <#
     .SYNOPSIS
@@ -34,7 +125,7 @@ function Save-WinProxyDiagnosticStep {
         } else {
             $text = ($output | Out-String -Width 4096)
         }
-        Set-Content -LiteralPath $target -Value $text -Encoding UTF8
+        Set-Content -LiteralPath $target -Value (Protect-WinProxySecret -Text $text) -Encoding UTF8
     } catch {
         $line = "{0}: {1}" -f $FileName, $_.Exception.Message
         Add-Content -LiteralPath (Join-Path -Path $Folder -ChildPath 'errors.txt') -Value $line -Encoding UTF8
@@ -47,17 +138,28 @@ function Get-WinProxyDiagnostics {
     .SYNOPSIS
         Collects what support needs about winproxy and HNS on this node into one zip file.
     .DESCRIPTION
-        The offline replacement of collectlogs.ps1 for the proxy part: nothing is downloaded. The bundle holds
-        HNS networks, endpoints and policy lists (in-box HostNetworkingService module), winproxy's view of them
-        ('hns list -o json') with owning Services, the plan (what winproxy would change), the health endpoint, the
-        Windows service configuration and recovery actions, the agent's log files, versions (winproxy, Java, Windows
-        build, hotfixes), the HNS event log, IP configuration, routes and the excluded and dynamic port ranges
-        (HNS error 0x803B0013). A step that fails is listed in errors.txt and does not stop the others.
+        The offline replacement of collectlogs.ps1 and networkhealth.ps1 for the proxy part: nothing is
+        downloaded. The bundle holds HNS networks, endpoints and policy lists (in-box HostNetworkingService module),
+        winproxy's view of them ('hns list -o json') with owning Services, the HNS version, the stale remote
+        endpoints (remote endpoints no load balancer references), the plan (what winproxy would change), the
+        ownership journal (ownership.json and ownership.log of the state directory), /healthz, /configz and
+        /metrics, the Windows service configuration and recovery actions, the agent's log files (wherever the
+        service's or the given --log-file and --log-dir put them), winproxy's Application event log entries,
+        versions (winproxy, Java, Windows build, hotfixes), the HNS event log, IP configuration, routes and the
+        excluded and dynamic port ranges (HNS error 0x803B0013). Tokens, passwords and kubeconfig keys are replaced
+        by <redacted> in everything written, and no kubeconfig file is collected. A step that fails is listed in
+        errors.txt and does not stop the others.
     .PARAMETER OutputPath
         The zip file to write; winproxy-diagnostics-<computer>-<time>.zip in the current folder by default.
     .PARAMETER LogPath
-        Files or folders with the agent's logs (wildcards allowed). By default the logs folder of the distribution,
-        C:\var\log\winproxy and C:\k\winproxy*.log.
+        Files or folders with the agent's logs (wildcards allowed). By default the --log-file and --log-dir of the
+        service command lines and of -AgentArgument, the logs folder of the distribution, C:\var\log\winproxy and
+        C:\k\winproxy*.log.
+    .PARAMETER StateDirectory
+        The agent's state directory (--state-dir), where the ownership journal is; the --state-dir of
+        -AgentArgument, else $env:ProgramData\winproxy.
+    .PARAMETER MetricsAddress
+        Where the agent serves /metrics and /configz (--metrics-bind-address); 127.0.0.1:10249 by default.
     .PARAMETER ServiceName
         The service names to describe.
     .PARAMETER AgentArgument
@@ -76,8 +178,18 @@ function Get-WinProxyDiagnostics {
         [string[]] $LogPath,
         [string[]] $ServiceName = $script:DefaultServiceNames,
         [string[]] $AgentArgument = @(),
+        [string] $StateDirectory,
+        [string] $MetricsAddress = '127.0.0.1:10249',
         [string] $WinProxyPath
     )
+    if (-not $StateDirectory) {
+        $joined = $AgentArgument -join ' '
+        if ($joined -match '--state-dir(?:=|\s+)(?:"([^"]+)"|(\S+))') {
+            $StateDirectory = if ($Matches[1]) { $Matches[1] } else { $Matches[2] }
+        } else {
+            $StateDirectory = Join-Path -Path $env:ProgramData -ChildPath 'winproxy'
+        }
+    }
     $stamp = Get-Date -Format 'yyyyMMdd-HHmmss'
     if (-not $OutputPath) {
         $OutputPath = Join-Path -Path (Get-Location).ProviderPath -ChildPath "winproxy-diagnostics-$env:COMPUTERNAME-$stamp.zip"
@@ -89,8 +201,39 @@ function Get-WinProxyDiagnostics {
         Save-WinProxyDiagnosticStep -Folder $folder -FileName 'hns-endpoints.json' -Script { Get-HnsEndpoint }
         Save-WinProxyDiagnosticStep -Folder $folder -FileName 'hns-policylists.json' -Script { Get-HnsPolicyList }
         Save-WinProxyDiagnosticStep -Folder $folder -FileName 'hnsdiag.txt' -Script { & hnsdiag.exe list all -d }
+        $listing = $null
         Save-WinProxyDiagnosticStep -Folder $folder -FileName 'winproxy-hns-list.json' -Script {
-            Invoke-WinProxyJson -Arguments @('hns', 'list') -WinProxyPath $WinProxyPath
+            $script:WinProxyDiagnosticListing = Invoke-WinProxyJson -Arguments @('hns', 'list') -WinProxyPath $WinProxyPath
+            $script:WinProxyDiagnosticListing
+        }
+        $listing = $script:WinProxyDiagnosticListing
+        $script:WinProxyDiagnosticListing = $null
+        if ($listing) {
+            Save-WinProxyDiagnosticStep -Folder $folder -FileName 'hns-version.txt' -Script {
+                'HNS ' + (Get-WinProxyMember -InputObject $listing -Name 'hnsVersion')
+            }
+            Save-WinProxyDiagnosticStep -Folder $folder -FileName 'winproxy-hns-networks.json' -Script {
+                Get-WinProxyMember -InputObject $listing -Name 'networks'
+            }
+            Save-WinProxyDiagnosticStep -Folder $folder -FileName 'stale-remote-endpoints.json' -Script {
+                Find-WinProxyStaleRemoteEndpoint -Listing $listing
+            }
+        }
+        $journal = Join-Path -Path $folder -ChildPath 'journal'
+        New-Item -ItemType Directory -Path $journal -Force | Out-Null
+        foreach ($name in @('ownership.json', 'ownership.log')) {
+            Save-WinProxyDiagnosticStep -Folder $journal -FileName $name -Script {
+                Get-Content -LiteralPath (Join-Path -Path $StateDirectory -ChildPath $name) -Raw -ErrorAction Stop
+            }
+        }
+        foreach ($endpoint in @(@{ Path = 'configz'; File = 'configz.json' }, @{ Path = 'metrics'; File = 'metrics.txt' })) {
+            Save-WinProxyDiagnosticStep -Folder $folder -FileName $endpoint.File -Script {
+                (Invoke-WebRequest -UseBasicParsing -TimeoutSec 10 -Uri "http://$MetricsAddress/$($endpoint.Path)").Content
+            }
+        }
+        Save-WinProxyDiagnosticStep -Folder $folder -FileName 'winproxy-events.txt' -Script {
+            Get-WinEvent -FilterHashtable @{ LogName = 'Application'; ProviderName = 'winproxy' } -MaxEvents 100 |
+                Format-List -Property @('TimeCreated', 'Id', 'LevelDisplayName', 'Message')
         }
         if ($AgentArgument.Count -gt 0) {
             Save-WinProxyDiagnosticStep -Folder $folder -FileName 'winproxy-plan.json' -Script {
@@ -131,13 +274,28 @@ function Get-WinProxyDiagnostics {
         }
         if (-not $LogPath) {
             $distribution = Split-Path -Path (Split-Path -Path $PSScriptRoot -Parent) -Parent
-            $LogPath = @((Join-Path -Path $distribution -ChildPath 'logs'), 'C:\var\log\winproxy', 'C:\k\winproxy*.log')
+            $commandLines = @($AgentArgument -join ' ')
+            foreach ($name in $ServiceName) {
+                $service = Get-CimInstance -ClassName Win32_Service -Filter "Name='$name'" -ErrorAction SilentlyContinue
+                if ($service) {
+                    $commandLines += $service.PathName
+                }
+            }
+            $LogPath = @(Get-WinProxyLogLocation -CommandLine $commandLines) +
+                @((Join-Path -Path $distribution -ChildPath 'logs'), 'C:\var\log\winproxy', 'C:\k\winproxy*.log')
         }
         $logs = Join-Path -Path $folder -ChildPath 'logs'
         New-Item -ItemType Directory -Path $logs -Force | Out-Null
         foreach ($path in $LogPath) {
-            Get-ChildItem -Path $path -File -Recurse -ErrorAction SilentlyContinue |
-                Copy-Item -Destination $logs -ErrorAction SilentlyContinue
+            # Rotated files (NAME.1 ... NAME.5) sit beside the log file; a folder is taken whole.
+            $candidates = if (Test-Path -LiteralPath $path -PathType Leaf) { @("$path", "$path.*") } else { @($path) }
+            foreach ($candidate in $candidates) {
+                foreach ($file in @(Get-ChildItem -Path $candidate -File -Recurse -ErrorAction SilentlyContinue)) {
+                    $text = Get-Content -LiteralPath $file.FullName -Raw -ErrorAction SilentlyContinue
+                    Set-Content -LiteralPath (Join-Path -Path $logs -ChildPath $file.Name) -Encoding UTF8 `
+                        -Value (Protect-WinProxySecret -Text $text)
+                }
+            }
         }
         Compress-Archive -Path (Join-Path -Path $folder -ChildPath '*') -DestinationPath $OutputPath -Force
         Get-Item -LiteralPath $OutputPath

@@ -36,6 +36,52 @@ function Get-WinProxyMember {
     return $null
 }
 
+# Get-HnsPolicyList has two shapes. The in-box HostNetworkingService module (and microsoft/SDN's hns.psm1) returns
+# the HNS v1 policy list: ID, Policies (one of Type ELB with Protocol, InternalPort, ExternalPort, VIPs, SourceVIP,
+# ILB, IsDSR) and References ("/endpoints/<id>"). microsoft/SDN's hns.v2.psm1, which collectlogs.ps1 imports,
+# defines its own Get-HnsPolicyList that returns HCN v2 load balancers: ID, HostComputeEndpoints, SourceVIP,
+# FrontendVIPs, PortMappings (Protocol, InternalPort, ExternalPort, Flags) and Flags. A property of either list marks
+# its shape; the v2 markers are looked at first because a v2 document never has Policies.
+$script:HnsV2Markers = @('PortMappings', 'FrontendVIPs', 'HostComputeEndpoints')
+$script:HnsV1Markers = @('Policies', 'References')
+
+function Get-WinProxyHnsSchema {
+    <#
+    .SYNOPSIS
+        Tells whether an object from Get-HnsPolicyList is an HNS v1 policy list or an HCN v2 load balancer.
+    .DESCRIPTION
+        Returns HnsV2 when the object has one of the v2 properties (PortMappings, FrontendVIPs,
+        HostComputeEndpoints), else HnsV1 when it has Policies or References, else $null.
+    .PARAMETER InputObject
+        One object from Get-HnsPolicyList (either module) or Get-HnsLoadBalancer.
+    .OUTPUTS
+        System.String.
+    .EXAMPLE
+        Get-HnsPolicyList | ForEach-Object { Get-WinProxyHnsSchema -InputObject $_ }
+    #>
+    [CmdletBinding()]
+    [OutputType([string])]
+    param(
+        [Parameter(Mandatory = $true)]
+        [AllowNull()]
+        [object] $InputObject
+    )
+    if ($null -eq $InputObject) {
+        return $null
+    }
+    foreach ($marker in $script:HnsV2Markers) {
+        if ($InputObject.PSObject.Properties[$marker]) {
+            return 'HnsV2'
+        }
+    }
+    foreach ($marker in $script:HnsV1Markers) {
+        if ($InputObject.PSObject.Properties[$marker]) {
+            return 'HnsV1'
+        }
+    }
+    return $null
+}
+
 function ConvertTo-WinProxyProtocolName {
     <#
     .SYNOPSIS
@@ -76,19 +122,26 @@ function ConvertTo-WinProxyLoadBalancer {
     .PARAMETER InputObject
         The load balancer object.
     .PARAMETER Source
-        Where it came from: Agent, HnsV1 or HnsV2.
+        Where it came from: Agent, HnsV1, HnsV2, or HnsModule for whatever Get-HnsPolicyList returned (v1 from the
+        in-box module, v2 when microsoft/SDN's hns.v2.psm1 is loaded; see Get-WinProxyHnsSchema).
     .EXAMPLE
-        Get-HnsPolicyList | ForEach-Object { ConvertTo-WinProxyLoadBalancer -InputObject $_ -Source HnsV1 }
+        Get-HnsPolicyList | ConvertTo-WinProxyLoadBalancer -Source HnsModule
     #>
     [CmdletBinding()]
     param(
         [Parameter(Mandatory = $true, ValueFromPipeline = $true)]
         [object] $InputObject,
-        [ValidateSet('Agent', 'HnsV1', 'HnsV2')]
+        [ValidateSet('Agent', 'HnsV1', 'HnsV2', 'HnsModule')]
         [string] $Source = 'Agent'
     )
     process {
         $lb = $InputObject
+        if ($Source -eq 'HnsModule') {
+            $Source = Get-WinProxyHnsSchema -InputObject $lb
+            if (-not $Source) {
+                throw "not an HNS load balancer: an object from Get-HnsPolicyList has neither Policies (HNS v1) nor PortMappings (HCN v2)"
+            }
+        }
         $policy = $lb
         $mapping = $null
         if ($Source -eq 'HnsV1') {
@@ -281,7 +334,8 @@ function Get-WinProxyLoadBalancer {
         if (-not (Get-Command -Name 'Get-HnsPolicyList' -ErrorAction SilentlyContinue)) {
             throw 'Get-HnsPolicyList is not available: install the HostNetworkingService module or use -Source Agent'
         }
-        $hns = @(Get-HnsPolicyList) | Where-Object { $_ } | ConvertTo-WinProxyLoadBalancer -Source HnsV1
+        # v1 objects from the in-box module, v2 objects when hns.v2.psm1 is loaded (as collectlogs.ps1 does).
+        $hns = @(Get-HnsPolicyList) | Where-Object { $_ } | ConvertTo-WinProxyLoadBalancer -Source HnsModule
         $plan = Invoke-WinProxyJson -Arguments (@('plan') + $AgentArgument) -WinProxyPath $WinProxyPath
         $desired = @(Get-WinProxyMember -InputObject $plan -Name 'loadBalancers') | Where-Object { $_ } |
             ConvertTo-WinProxyLoadBalancer -Source Agent

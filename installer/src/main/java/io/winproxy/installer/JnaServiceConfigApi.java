@@ -1,11 +1,13 @@
 package io.winproxy.installer;
 
+import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Structure;
 import com.sun.jna.platform.win32.Advapi32;
 import com.sun.jna.platform.win32.W32Service;
 import com.sun.jna.platform.win32.WinNT;
 import com.sun.jna.platform.win32.Winsvc;
+import com.sun.jna.ptr.IntByReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -95,6 +97,39 @@ public final class JnaServiceConfigApi implements ServiceConfigApi {
         Winsvc.SERVICE_FAILURE_ACTIONS_FLAG info = new Winsvc.SERVICE_FAILURE_ACTIONS_FLAG();
         info.fFailureActionsOnNonCrashFailures = enabled ? 1 : 0;
         change(service, Winsvc.SERVICE_CONFIG_FAILURE_ACTIONS_FLAG, info, "failure-actions flag");
+    }
+
+    @Override
+    public StoredSettings query(Handle service) {
+        Memory actionsBuffer = queryConfig2(service, Winsvc.SERVICE_CONFIG_FAILURE_ACTIONS, "failure actions");
+        Winsvc.SERVICE_FAILURE_ACTIONS actions = new Winsvc.SERVICE_FAILURE_ACTIONS(actionsBuffer);
+        List<Integer> delays = new ArrayList<>();
+        if (actions.cActions > 0 && actions.lpsaActions != null) {
+            for (Structure s : actions.lpsaActions.toArray(actions.cActions)) {
+                Winsvc.SC_ACTION action = (Winsvc.SC_ACTION) s;
+                delays.add(action.type == Winsvc.SC_ACTION_RESTART ? action.delay : -1);
+            }
+        }
+        boolean flag = queryConfig2(service, Winsvc.SERVICE_CONFIG_FAILURE_ACTIONS_FLAG, "failure-actions flag")
+                .getInt(0) != 0;
+        boolean delayed = queryConfig2(service, Winsvc.SERVICE_CONFIG_DELAYED_AUTO_START_INFO, "delayed auto-start")
+                .getInt(0) != 0;
+        return new StoredSettings(delays, actions.dwResetPeriod, flag, delayed);
+    }
+
+    /**
+     * {@code QueryServiceConfig2W} into a buffer that outlives the returned structure's pointers (they point into
+     * it). 8 KiB holds the failure actions this installer writes; a larger configuration fails with
+     * {@code ERROR_INSUFFICIENT_BUFFER} rather than being read short.
+     */
+    private Memory queryConfig2(Handle service, int level, String what) {
+        Memory buffer = new Memory(8192);
+        buffer.clear();
+        IntByReference needed = new IntByReference();
+        if (!advapi32.QueryServiceConfig2(raw(service), level, buffer, (int) buffer.size(), needed)) {
+            throw failure("QueryServiceConfig2", what);
+        }
+        return buffer;
     }
 
     @Override

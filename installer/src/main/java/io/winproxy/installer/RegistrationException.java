@@ -6,6 +6,8 @@ public class RegistrationException extends RuntimeException {
     public static final int ACCESS_DENIED = 5;
     /** {@code ERROR_SERVICE_DOES_NOT_EXIST}. */
     public static final int SERVICE_DOES_NOT_EXIST = 1060;
+    /** {@code ERROR_SERVICE_MARKED_FOR_DELETE}: deleted, but a handle to it is still open somewhere. */
+    public static final int SERVICE_MARKED_FOR_DELETE = 1072;
 
     private final int win32Error;
 

@@ -39,6 +39,24 @@ public interface ServiceConfigApi {
     /** {@code ChangeServiceConfig2W(SERVICE_CONFIG_FAILURE_ACTIONS_FLAG)}. */
     void setFailureActionsOnNonCrashFailures(Handle service, boolean enabled);
 
+    /**
+     * What the SCM stored of the settings this installer writes, as {@code QueryServiceConfig2W} reads them back
+     * ({@code SERVICE_CONFIG_FAILURE_ACTIONS}, {@code SERVICE_CONFIG_FAILURE_ACTIONS_FLAG},
+     * {@code SERVICE_CONFIG_DELAYED_AUTO_START_INFO}).
+     *
+     * @param restartDelaysMillis the delay of each action, in order; only {@code SC_ACTION_RESTART} actions are
+     *                            listed, any other action type is reported as -1
+     */
+    record StoredSettings(List<Integer> restartDelaysMillis, int resetPeriodSeconds, boolean onNonCrashFailures,
+            boolean delayedAutoStart) {
+        public StoredSettings {
+            restartDelaysMillis = List.copyOf(restartDelaysMillis);
+        }
+    }
+
+    /** Reads back the recovery actions, the failure-actions flag and the delayed-auto-start flag. */
+    StoredSettings query(Handle service);
+
     /** Whether {@code QueryServiceStatus} reports {@code SERVICE_STOPPED}. */
     boolean isStopped(Handle service);
 

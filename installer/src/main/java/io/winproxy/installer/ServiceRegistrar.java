@@ -1,5 +1,6 @@
 package io.winproxy.installer;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -8,12 +9,43 @@ import java.util.Optional;
  * {@code install-service.ps1} (create, description, start type, recovery actions and the failure-actions flag),
  * for hosts where PowerShell scripts may not run. A registration either completes or leaves no service behind: a
  * step that fails after the service was created deletes it again. Every handle is closed.
+ *
+ * <p>{@code DeleteService} only marks a service for deletion; the SCM removes it once every handle to it is closed
+ * (a Services console, Event Viewer, a monitoring agent or a stopping process may hold one). Replacing therefore
+ * waits, by polling {@code OpenService} until it reports {@code ERROR_SERVICE_DOES_NOT_EXIST}, before creating the
+ * new service, and fails after a bound with a message saying what holds it up instead of failing in
+ * {@code CreateService} with {@code ERROR_SERVICE_MARKED_FOR_DELETE}.
  */
 public final class ServiceRegistrar {
+    /** How long {@code --replace} waits for the old service to disappear. */
+    public static final Duration DELETE_TIMEOUT = Duration.ofSeconds(30);
+    /** How often it looks. */
+    public static final Duration DELETE_POLL_INTERVAL = Duration.ofMillis(250);
+
+    /** Waits between two looks; tests pass one that only counts. */
+    @FunctionalInterface
+    public interface Sleeper {
+        void sleep(Duration duration) throws InterruptedException;
+    }
+
     private final ServiceConfigApi api;
+    private final Duration deleteTimeout;
+    private final Duration pollInterval;
+    private final Sleeper sleeper;
 
     public ServiceRegistrar(ServiceConfigApi api) {
+        this(api, DELETE_TIMEOUT, DELETE_POLL_INTERVAL, d -> Thread.sleep(d.toMillis()));
+    }
+
+    /** As {@link #ServiceRegistrar(ServiceConfigApi)}, waiting at most {@code deleteTimeout} for a replaced service. */
+    public ServiceRegistrar(ServiceConfigApi api, Duration deleteTimeout, Duration pollInterval, Sleeper sleeper) {
         this.api = Objects.requireNonNull(api, "api");
+        this.deleteTimeout = Objects.requireNonNull(deleteTimeout, "deleteTimeout");
+        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        if (pollInterval.isZero() || pollInterval.isNegative()) {
+            throw new IllegalArgumentException("pollInterval must be positive, got " + pollInterval);
+        }
     }
 
     /**
@@ -28,10 +60,9 @@ public final class ServiceRegistrar {
             Optional<ServiceConfigApi.Handle> existing = api.openService(manager, definition.name());
             if (existing.isPresent()) {
                 removeExisting(definition.name(), existing.get(), replace);
+                awaitDeleted(manager, definition.name());
             }
-            ServiceConfigApi.Handle service = api.createService(manager, definition.name(),
-                    definition.displayName(), definition.startType().win32(), definition.commandLine(),
-                    definition.dependencies());
+            ServiceConfigApi.Handle service = create(manager, definition);
             try {
                 configure(service, definition);
             } catch (RuntimeException e) {
@@ -87,6 +118,52 @@ public final class ServiceRegistrar {
         } finally {
             api.close(service);
         }
+    }
+
+    /**
+     * Polls until the SCM no longer knows {@code name}: the old service is really gone, and the name is free.
+     *
+     * @throws RegistrationException with {@code ERROR_SERVICE_MARKED_FOR_DELETE} after {@link #deleteTimeout}
+     */
+    private void awaitDeleted(ServiceConfigApi.Handle manager, String name) {
+        long waits = Math.max(1, deleteTimeout.toMillis() / pollInterval.toMillis());
+        for (long i = 0; i <= waits; i++) {
+            Optional<ServiceConfigApi.Handle> still = api.openService(manager, name);
+            if (still.isEmpty()) {
+                return;
+            }
+            api.close(still.get());
+            if (i == waits) {
+                break;
+            }
+            try {
+                sleeper.sleep(pollInterval);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RegistrationException("interrupted while waiting for service " + name + " to be deleted",
+                        RegistrationException.SERVICE_MARKED_FOR_DELETE);
+            }
+        }
+        throw markedForDeletion(name);
+    }
+
+    private ServiceConfigApi.Handle create(ServiceConfigApi.Handle manager, ServiceDefinition definition) {
+        try {
+            return api.createService(manager, definition.name(), definition.displayName(),
+                    definition.startType().win32(), definition.commandLine(), definition.dependencies());
+        } catch (RegistrationException e) {
+            if (e.win32Error() == RegistrationException.SERVICE_MARKED_FOR_DELETE) {
+                throw markedForDeletion(definition.name());
+            }
+            throw e;
+        }
+    }
+
+    private RegistrationException markedForDeletion(String name) {
+        return new RegistrationException("service " + name + " is marked for deletion but still exists after "
+                + deleteTimeout.toSeconds() + " s: close the Services console (services.msc), Event Viewer and any "
+                + "other program that has it open (or end its old process), then run the installer again",
+                RegistrationException.SERVICE_MARKED_FOR_DELETE);
     }
 
     private void configure(ServiceConfigApi.Handle service, ServiceDefinition definition) {

@@ -3,6 +3,8 @@ package io.winproxy.installer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
@@ -15,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 
@@ -41,6 +44,25 @@ class InstallerCommandTest {
         assertThat(d.dependencies()).containsExactly("hns");
         assertThat(d.recovery()).isEqualTo(RecoveryActions.DEFAULTS);
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("registered service kube-proxy");
+    }
+
+    @Test
+    void startTypeDelayedFromTheCommandLineSetsTheDelayedAutoStartFlagOnTheCreatedService() {
+        ServiceConfigApi api = mock(ServiceConfigApi.class);
+        ServiceConfigApi.Handle manager = new ServiceConfigApi.Handle() { };
+        ServiceConfigApi.Handle created = new ServiceConfigApi.Handle() { };
+        when(api.openManager()).thenReturn(manager);
+        when(api.openService(manager, "kube-proxy")).thenReturn(Optional.empty());
+        when(api.createService(eq(manager), eq("kube-proxy"), any(), anyInt(), any(), anyList())).thenReturn(created);
+        InstallerCommand real = new InstallerCommand(() -> new ServiceRegistrar(api),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        int code = real.run("install", "--name", "kube-proxy", "--start-type", "delayed", "--", "java.exe", "-jar",
+                "winproxy-agent.jar", "--windows-service");
+
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        verify(api).createService(eq(manager), eq("kube-proxy"), any(), eq(2), any(), anyList());
+        verify(api).setDelayedAutoStart(created, true);
     }
 
     @Test

@@ -17,6 +17,7 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,7 +91,7 @@ class ServiceRegistrarTest {
 
     @Test
     void replaceDeletesAStoppedServiceBeforeCreatingTheNewOne() {
-        when(api.openService(manager, "kube-proxy")).thenReturn(Optional.of(existing));
+        when(api.openService(manager, "kube-proxy")).thenReturn(Optional.of(existing), Optional.empty());
         when(api.isStopped(existing)).thenReturn(true);
 
         registrar.install(definition(StartType.AUTOMATIC), true);
@@ -99,6 +100,56 @@ class ServiceRegistrarTest {
         order.verify(api).delete(existing);
         order.verify(api).close(existing);
         order.verify(api).createService(manager, "kube-proxy", "winproxy", 2, COMMAND, List.of("hns"));
+    }
+
+    @Test
+    void replaceWaitsUntilTheOldServiceIsReallyGoneBeforeCreatingTheNewOne() {
+        List<Duration> sleeps = new ArrayList<>();
+        ServiceRegistrar waiting = new ServiceRegistrar(api, Duration.ofSeconds(30), Duration.ofMillis(250),
+                sleeps::add);
+        ServiceConfigApi.Handle stillThere = new ServiceConfigApi.Handle() { };
+        // Marked for deletion: OpenService still succeeds twice after DeleteService, then the SCM has removed it.
+        when(api.openService(manager, "kube-proxy")).thenReturn(Optional.of(existing), Optional.of(stillThere),
+                Optional.of(stillThere), Optional.empty());
+        when(api.isStopped(existing)).thenReturn(true);
+
+        waiting.install(definition(StartType.AUTOMATIC), true);
+
+        InOrder order = inOrder(api);
+        order.verify(api).delete(existing);
+        order.verify(api, times(3)).openService(manager, "kube-proxy");
+        order.verify(api).createService(manager, "kube-proxy", "winproxy", 2, COMMAND, List.of("hns"));
+        verify(api, times(2)).close(stillThere);
+        assertThat(sleeps).containsExactly(Duration.ofMillis(250), Duration.ofMillis(250));
+    }
+
+    @Test
+    void replaceGivesUpWithAClearMessageWhenTheOldServiceStaysMarkedForDeletion() {
+        List<Duration> sleeps = new ArrayList<>();
+        ServiceRegistrar waiting = new ServiceRegistrar(api, Duration.ofSeconds(2), Duration.ofMillis(500),
+                sleeps::add);
+        when(api.openService(manager, "kube-proxy")).thenReturn(Optional.of(existing));
+        when(api.isStopped(existing)).thenReturn(true);
+
+        assertThatThrownBy(() -> waiting.install(definition(StartType.AUTOMATIC), true))
+                .isInstanceOfSatisfying(RegistrationException.class, e -> {
+                    assertThat(e.win32Error()).isEqualTo(RegistrationException.SERVICE_MARKED_FOR_DELETE);
+                    assertThat(e.getMessage()).startsWith("service kube-proxy is marked for deletion but still "
+                            + "exists after 2 s").contains("services.msc").doesNotContain("\n");
+                });
+        assertThat(sleeps).hasSize(4);
+        verify(api, never()).createService(any(), anyString(), anyString(), anyInt(), anyString(), anyList());
+        verify(api).close(manager);
+    }
+
+    @Test
+    void aCreateThatStillFindsTheNameMarkedForDeletionGetsTheSameClearMessage() {
+        when(api.createService(eq(manager), anyString(), anyString(), anyInt(), anyString(), anyList()))
+                .thenThrow(new RegistrationException("CreateService(kube-proxy) failed with Win32 error 1072",
+                        RegistrationException.SERVICE_MARKED_FOR_DELETE));
+
+        assertThatThrownBy(() -> registrar.install(definition(StartType.AUTOMATIC), false))
+                .isInstanceOf(RegistrationException.class).hasMessageContaining("is marked for deletion");
     }
 
     @Test

@@ -1,8 +1,10 @@
 package io.winproxy.installer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -28,11 +30,63 @@ class ServiceRegistrarWindowsIT {
         String command = CommandLine.join(List.of(System.getenv("ComSpec"), "/c", "exit", "0"));
         try {
             registrar.install(new ServiceDefinition(NAME, "winproxy IT", "throw-away service of an IT", command,
+                    StartType.AUTOMATIC_DELAYED, List.of(), RecoveryActions.DEFAULTS), true);
+            assertThat(readBack(api)).isEqualTo(new ServiceConfigApi.StoredSettings(
+                    List.of(10_000, 30_000, 60_000), 900, true, true));
+
+            // Re-registering deletes the old service and waits until the SCM has really removed it.
+            registrar.install(new ServiceDefinition(NAME, "winproxy IT", "throw-away service of an IT", command,
                     StartType.MANUAL, List.of(), RecoveryActions.DEFAULTS), true);
+            assertThat(readBack(api).delayedAutoStart()).isFalse();
             assertThat(registrar.uninstall(NAME)).isTrue();
             assertThat(registrar.uninstall(NAME)).isFalse();
         } finally {
             registrar.uninstall(NAME);
+        }
+    }
+
+    @Test
+    void replacingAServiceSomeoneStillHoldsOpenFailsWithTheMarkedForDeletionError() {
+        JnaServiceConfigApi api = new JnaServiceConfigApi();
+        ServiceConfigApi.Handle manager;
+        try {
+            manager = api.openManager();
+        } catch (RegistrationException e) {
+            assumeTrue(e.win32Error() != RegistrationException.ACCESS_DENIED, "needs an elevated process");
+            throw e;
+        }
+        ServiceRegistrar registrar = new ServiceRegistrar(api, Duration.ofSeconds(1), Duration.ofMillis(100),
+                d -> Thread.sleep(d.toMillis()));
+        String command = CommandLine.join(List.of(System.getenv("ComSpec"), "/c", "exit", "0"));
+        ServiceDefinition definition = new ServiceDefinition(NAME, "winproxy IT", "throw-away service of an IT",
+                command, StartType.MANUAL, List.of(), RecoveryActions.DEFAULTS);
+        try {
+            registrar.install(definition, true);
+            ServiceConfigApi.Handle held = api.openService(manager, NAME).orElseThrow();
+            try {
+                assertThatThrownBy(() -> registrar.install(definition, true))
+                        .isInstanceOfSatisfying(RegistrationException.class, e -> assertThat(e.win32Error())
+                                .isEqualTo(RegistrationException.SERVICE_MARKED_FOR_DELETE));
+            } finally {
+                api.close(held);
+            }
+        } finally {
+            api.close(manager);
+            registrar.uninstall(NAME);
+        }
+    }
+
+    private static ServiceConfigApi.StoredSettings readBack(JnaServiceConfigApi api) {
+        ServiceConfigApi.Handle manager = api.openManager();
+        try {
+            ServiceConfigApi.Handle service = api.openService(manager, NAME).orElseThrow();
+            try {
+                return api.query(service);
+            } finally {
+                api.close(service);
+            }
+        } finally {
+            api.close(manager);
         }
     }
 }

@@ -24,7 +24,8 @@ public interface ServiceAgent {
     /**
      * Asks {@link #run} to stop gracefully and return. Called at most once, on a thread of its own (never the SCM's
      * control thread), so closing the agent here is fine. The HNS dataplane must be left in place (the next start
-     * adopts it).
+     * adopts it). It may come while {@link #run} is still starting, before ready was called, or even before
+     * {@link #run} was entered: {@link #run} must then return promptly once what it has started is closed.
      */
     void requestStop();
 

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 final class StatusReporter {
     static final int ACCEPTED_WHEN_RUNNING =
             Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN | Win32Service.ACCEPT_PARAMCHANGE;
+    static final int ACCEPTED_WHILE_STARTING = Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN;
 
     private static final Logger logger = LoggerFactory.getLogger(StatusReporter.class);
 
@@ -60,11 +61,19 @@ final class StatusReporter {
         if (state.isPending()) {
             checkPoint = current != null && current.state() == state ? current.checkPoint() + 1 : 1;
         }
-        int accepted = state == ServiceState.RUNNING ? ACCEPTED_WHEN_RUNNING : 0;
+        int accepted = accepted(state);
         current = new ServiceStatus(state, accepted, win32ExitCode, serviceSpecificExitCode, checkPoint,
                 state.isPending() ? waitHintMillis : 0);
         send(current);
         return true;
+    }
+
+    private static int accepted(ServiceState state) {
+        return switch (state) {
+            case START_PENDING -> ACCEPTED_WHILE_STARTING;
+            case RUNNING -> ACCEPTED_WHEN_RUNNING;
+            case STOP_PENDING, STOPPED -> 0;
+        };
     }
 
     /** The order of the states in a service's life, which is not the order of their Win32 values. */

@@ -13,11 +13,12 @@ import org.slf4j.LoggerFactory;
  * Runs the agent as a Windows service ({@code --windows-service}): the JVM process itself is the service, with no
  * wrapper executable.
  *
- * <p>Lifecycle reported to the SCM: {@code START_PENDING} (checkpoint advancing every heartbeat) until the agent
- * calls ready or {@link ServiceTimings#readyTimeout()} passes, then {@code RUNNING} accepting STOP, SHUTDOWN and
- * PARAMCHANGE. STOP, SHUTDOWN (and PRESHUTDOWN, should it arrive) report {@code STOP_PENDING} and call
- * {@link ServiceAgent#requestStop()} once, on a thread of its own. When the agent returns, {@code STOPPED} is
- * reported with:
+ * <p>Lifecycle reported to the SCM: {@code START_PENDING} (checkpoint advancing every heartbeat, accepting STOP and
+ * SHUTDOWN) until the agent calls ready or {@link ServiceTimings#readyTimeout()} passes, then {@code RUNNING}
+ * accepting STOP, SHUTDOWN and PARAMCHANGE. STOP, SHUTDOWN (and PRESHUTDOWN, should it arrive) report
+ * {@code STOP_PENDING} and call {@link ServiceAgent#requestStop()} once, on a thread of its own; a stop that arrives
+ * while starting is honoured the same way and {@code RUNNING} is then never reported. When the agent returns,
+ * {@code STOPPED} is reported with:
  * <ul>
  *   <li>exit code 0 after a requested stop, whatever the agent returned and even when it outlasted the stop
  *       timeout: the operator asked for the stop, and a failure code would make the SCM restart the service

@@ -42,6 +42,18 @@ class StatusReporterTest {
     }
 
     @Test
+    void stopAndShutdownAreAcceptedWhileStartingAndNothingWhileStopping() {
+        reporter.report(ServiceState.START_PENDING);
+        reporter.report(ServiceState.RUNNING);
+        reporter.report(ServiceState.STOP_PENDING);
+        reporter.stopped(0, 0);
+
+        assertThat(scm.statuses).extracting(ServiceStatus::controlsAccepted).containsExactly(
+                Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN,
+                Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN | Win32Service.ACCEPT_PARAMCHANGE, 0, 0);
+    }
+
+    @Test
     void aFailingSetServiceStatusIsLoggedAndTheStateMachineCarriesOn() {
         doThrow(new WindowsServiceException("SetServiceStatus", 6, "invalid handle"))
                 .when(scm.api).setStatus(any(), any());

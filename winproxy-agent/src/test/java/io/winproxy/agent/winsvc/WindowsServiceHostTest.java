@@ -37,7 +37,8 @@ class WindowsServiceHostTest {
         List<ServiceStatus> pending = scm.statuses.stream()
                 .filter(s -> s.state() == ServiceState.START_PENDING).toList();
         assertThat(pending).hasSizeGreaterThan(1).allSatisfy(s -> {
-            assertThat(s.controlsAccepted()).as("no controls while pending").isZero();
+            assertThat(s.controlsAccepted()).as("stop and shutdown only while starting")
+                    .isEqualTo(Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN);
             assertThat(s.waitHintMillis()).isEqualTo(200);
         });
         assertThat(pending).extracting(ServiceStatus::checkPoint).startsWith(1, 2).isSorted().doesNotHaveDuplicates();
@@ -67,6 +68,59 @@ class WindowsServiceHostTest {
         assertThat(stopPending.controlsAccepted()).isZero();
         assertThat(scm.last()).isEqualTo(new ServiceStatus(ServiceState.STOPPED, 0, 0, 0, 0, 0));
         assertThat(scm.last().isFailure()).isFalse();
+    }
+
+    @Test
+    void aStopWhileStartPendingStopsTheAgentBeforeItIsReadyAndRunningIsNeverReported() throws Exception {
+        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
+        assertThat(agent.started.await(5, TimeUnit.SECONDS)).isTrue();
+        scm.awaitState(ServiceState.START_PENDING);
+        assertThat(scm.last().controlsAccepted() & Win32Service.ACCEPT_STOP).isNotZero();
+
+        assertThat(scm.send(Win32Service.CONTROL_STOP)).isEqualTo(Win32Service.NO_ERROR);
+
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+        assertThat(agent.stopRequests).hasValue(1);
+        assertThat(scm.states()).containsExactly(ServiceState.START_PENDING, ServiceState.STOP_PENDING,
+                ServiceState.STOPPED);
+        assertThat(scm.last()).isEqualTo(new ServiceStatus(ServiceState.STOPPED, 0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aStopThatArrivesWhileTheAgentIsStillStartingClosesWhatItStartedOnceTheStartReturns() throws Exception {
+        CountDownLatch starting = new CountDownLatch(1);
+        CountDownLatch finishStart = new CountDownLatch(1);
+        AtomicBoolean closed = new AtomicBoolean();
+        ServiceAgent slowStart = ServiceAgent.untilStopped(() -> {
+            starting.countDown();
+            finishStart.await();
+            return () -> closed.set(true);
+        });
+        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), slowStart);
+        assertThat(starting.await(5, TimeUnit.SECONDS)).isTrue();
+
+        scm.send(Win32Service.CONTROL_STOP);
+        Thread.sleep(50);
+        assertThat(exit).as("still starting").isNotDone();
+        finishStart.countDown();
+
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+        assertThat(closed).isTrue();
+        assertThat(scm.states()).doesNotContain(ServiceState.RUNNING);
+        assertThat(scm.last().isFailure()).isFalse();
+    }
+
+    @Test
+    void aStopBeforeTheAgentEvenRanIsNotLost() throws Exception {
+        AtomicBoolean closed = new AtomicBoolean();
+        ServiceAgent started = ServiceAgent.untilStopped(() -> () -> closed.set(true));
+        started.requestStop();
+
+        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), started);
+
+        // The agent ends at once; unasked by this host, so it is reported as a failure, but it does not hang.
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(closed).isTrue();
     }
 
     @Test
