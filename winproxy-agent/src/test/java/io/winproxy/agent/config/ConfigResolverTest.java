@@ -483,4 +483,20 @@ class ConfigResolverTest {
         assertThat(c.healthzBindAddress()).isEqualTo("0.0.0.0:10256");
         assertThat(c.writeConfigTo()).isEqualTo(Optional.of(Path.of("x.yaml")));
     }
+
+    @Test
+    void aClusterWideGateListFromAFileIsAcceptedWithOneWarningPerGateOfAnotherRelease() throws Exception {
+        Path f = file("featureGates:\n  SidecarContainers: true\n  WinDSR: true\n  EnvFiles: true\n");
+        ProxyConfig c = resolve("--config=" + f);
+        assertThat(c.featureGates().explicit()).containsOnlyKeys("SidecarContainers", "WinDSR", "EnvFiles");
+        assertThat(c.warnings()).containsExactly(
+                "feature gate EnvFiles=true is newer than Kubernetes v1.33; accepted with no effect");
+    }
+
+    @Test
+    void aLockedGateSetToTheOppositeValueNamesTheFlagAndTheGate() {
+        assertThat(errorOf("--feature-gates=SidecarContainers=false")).isEqualTo("invalid value for --feature-gates:"
+                + " \"SidecarContainers=false\": cannot set feature gate SidecarContainers to false, feature is"
+                + " locked to true");
+    }
 }
