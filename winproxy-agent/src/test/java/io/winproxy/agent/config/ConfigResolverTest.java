@@ -97,7 +97,7 @@ class ConfigResolverTest {
         assertThat(c.featureGates().explicit()).containsExactly(Map.entry("WinOverlay", true));
         assertThat(c.clusterCidrs()).containsExactly("10.244.0.0/16");
         assertThat(c.logging().logToStderr()).isFalse();
-        assertThat(c.logging().effectiveLogFile()).contains(Path.of("C:\\k").resolve("kube-proxy.log"));
+        assertThat(c.logging().klogDirectory()).contains(Path.of("C:\\k"));
         assertThat(c.warnings()).isEmpty();
     }
 
