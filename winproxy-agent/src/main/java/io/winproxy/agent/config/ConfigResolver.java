@@ -201,7 +201,7 @@ public final class ConfigResolver {
             if (field.pointer() || !ConfigSchema.isZero(value)) {
                 draft.set(path, value);
             }
-            if (!ConfigSchema.isZero(value) && !value.equals(field.defaultValue())) {
+            if ((field.pointer() || !ConfigSchema.isZero(value)) && !value.equals(field.defaultValue())) {
                 ConfigSchema.noEffect(path).ifPresent(why -> draft.warn("KubeProxyConfiguration." + path + " " + why));
             }
         });
