@@ -74,6 +74,7 @@ public final class RootCommand implements Callable<Integer> {
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         LoggingSetup.configure(config.logging());
         config.warnings().forEach(w -> logger.warn("{}", w));
+        config.featureGates().withoutEffect().forEach(line -> logger.debug("{}", line));
         if (config.writeConfigTo().isPresent()) {
             Path target = config.writeConfigTo().get();
             try {

@@ -38,7 +38,8 @@ public final class ConfigResolver {
     /** Flags that exist only on the command line and always apply. */
     static final Set<String> FLAG_ONLY = Set.of("--config", "--write-config-to", "--cleanup", "--init-only",
             "--master", "--windows-priorityclass", "--log-dir", "--log-file", "--log-file-max-size", "--logtostderr",
-            "--alsologtostderr", "--stderrthreshold");
+            "--alsologtostderr", "--stderrthreshold", "--log-json-split-stream",
+            "--log-json-info-buffer-size", "--log-text-split-stream", "--log-text-info-buffer-size");
 
     private static final int HEALTHZ_PORT = 10256;
     private static final int METRICS_PORT = 10249;
@@ -125,6 +126,11 @@ public final class ConfigResolver {
         }
         FeatureGates gates = new FeatureGates(draft.boolMap("featureGates"));
         gates.warnings().forEach(draft::warn);
+        boolean alphaLogging = gates.explicit().getOrDefault("LoggingAlphaOptions",
+                gates.explicit().getOrDefault("AllAlpha", false));
+        LoggingFlags.ALPHA_OPTION_FLAGS.stream().filter(flags::isSet).filter(f -> !alphaLogging)
+                .forEach(f -> draft.warn("flag " + f + " is an alpha logging option: kube-proxy refuses it without"
+                        + " --feature-gates=LoggingAlphaOptions=true; winproxy accepts it"));
 
         return new ProxyConfig(
                 draft.string("mode"),
@@ -194,6 +200,9 @@ public final class ConfigResolver {
             }
             if (field.pointer() || !ConfigSchema.isZero(value)) {
                 draft.set(path, value);
+            }
+            if ((field.pointer() || !ConfigSchema.isZero(value)) && !value.equals(field.defaultValue())) {
+                ConfigSchema.noEffect(path).ifPresent(why -> draft.warn("KubeProxyConfiguration." + path + " " + why));
             }
         });
         // v1alpha1 defaulting of the server addresses depends on the bind address family.
@@ -283,6 +292,9 @@ public final class ConfigResolver {
                 draft.warn("flag " + flag + " applies to Linux proxy modes only and has no effect on Windows");
             } else if (ProxyFlags.NO_EFFECT.contains(flag)) {
                 draft.warn("flag " + flag + " is deprecated or removed in kube-proxy and has no effect");
+            } else if (flag.equals("--profiling") || flag.equals("--nodeport-addresses")) {
+                ConfigSchema.noEffect(FLAG_FIELDS.get(flag))
+                        .ifPresent(why -> draft.warn("flag " + flag + " " + why));
             }
         }
     }

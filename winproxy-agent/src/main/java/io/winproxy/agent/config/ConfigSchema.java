@@ -96,6 +96,30 @@ final class ConfigSchema {
             f("winkernel.rootHnsEndpointName", Type.STRING, ""),
             f("winkernel.sourceVip", Type.STRING, ""));
 
+    /** Fields of Linux proxy modes (iptables, ipvs, nftables, conntrack, OOM score, local-traffic detection). */
+    private static final Set<String> LINUX_ONLY = Set.of("iptables.masqueradeAll", "iptables.masqueradeBit",
+            "iptables.localhostNodePorts", "oomScoreAdj", "detectLocalMode");
+    private static final List<String> LINUX_ONLY_SECTIONS = List.of("ipvs.", "nftables.", "conntrack.",
+            "detectLocal.");
+
+    /**
+     * Why a field that the file sets has no effect on Windows, or empty when it has one. {@code iptables.syncPeriod}
+     * and {@code iptables.minSyncPeriod} do have one: kube-proxy's Windows proxier reads its sync periods there.
+     */
+    static java.util.Optional<String> noEffect(String path) {
+        if (LINUX_ONLY.contains(path) || LINUX_ONLY_SECTIONS.stream().anyMatch(path::startsWith)) {
+            return java.util.Optional.of("applies to Linux proxy modes only and has no effect on Windows");
+        }
+        return switch (path) {
+            case "nodePortAddresses" -> java.util.Optional.of("has no effect on Windows (the kernelspace proxier"
+                    + " serves NodePorts on every node address, as kube-proxy's does)");
+            case "enableProfiling" -> java.util.Optional.of("has no effect in winproxy (it serves no Go profiling"
+                    + " handlers)");
+            case "portRange" -> java.util.Optional.of("is deprecated in kube-proxy and has no effect");
+            default -> java.util.Optional.empty();
+        };
+    }
+
     /** Names of the nested objects ({@code winkernel}, {@code iptables}, ...). */
     static final Set<String> SECTIONS = sections();
 

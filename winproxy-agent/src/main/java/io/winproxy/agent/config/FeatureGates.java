@@ -5,20 +5,35 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The feature gates kube-proxy on Windows knows, with the values given by {@code --feature-gates} or
- * {@code featureGates:}. Immutable value; equal when the same gates were set to the same values.
+ * The feature gates given by {@code --feature-gates} or {@code featureGates:}. Immutable value; equal when the same
+ * gates were set to the same values.
  *
- * <p>Known gates are those of {@link #KNOWN}. Setting an unknown gate fails with kube-proxy's message
- * {@code unrecognized feature gate: Foo}; setting a locked (GA) gate to the opposite of its locked value fails with
- * {@code cannot set feature gate X to false, feature is locked to true}. Setting a GA or deprecated gate is allowed
- * and reported by {@link #warnings()}, as kube-proxy logs it.
+ * <p>Like kube-proxy, winproxy accepts every Kubernetes gate, so that a cluster-wide gate list (the one a kubelet
+ * configuration sets) can be passed unchanged:
+ * <ul>
+ *   <li>The gates of {@link #KNOWN} act. Setting a GA or deprecated one is reported by {@link #warnings()}, as
+ *       kube-proxy logs it.</li>
+ *   <li>Every other gate of Kubernetes v1.33 ({@link KubernetesFeatureGates}) is accepted with no effect and
+ *       reported by {@link #withoutEffect()} (one debug line each).</li>
+ *   <li>A gate only an adjacent release knows (removed shortly before v1.33, or added after it) is accepted with no
+ *       effect and one warning, instead of kube-proxy's refusal, so that a list written for another release does
+ *       not crash-loop the service.</li>
+ *   <li>A locked gate (of any of the above) set to the opposite of its locked value fails with kube-proxy's
+ *       {@code cannot set feature gate X to false, feature is locked to true}.</li>
+ *   <li>Any other name fails with kube-proxy's {@code unrecognized feature gate: Foo}. Names are case-sensitive,
+ *       as in Kubernetes; a name that differs from a gate's only in case gets the right spelling as a hint.</li>
+ * </ul>
  *
- * @param explicit the gates that were set, by name (never contains an unknown gate)
+ * @param explicit the gates that were set, by name (never contains an unrecognized gate)
  */
 public record FeatureGates(Map<String, Boolean> explicit) {
+
+    /** The Kubernetes release whose gates {@link KubernetesFeatureGates} lists. */
+    static final String KUBERNETES_RELEASE = "v1.33";
 
     /** Lifecycle stage of a gate, as in Kubernetes' {@code featuregate} package. */
     public enum Stage { ALPHA, BETA, GA, DEPRECATED }
@@ -72,16 +87,32 @@ public record FeatureGates(Map<String, Boolean> explicit) {
      */
     public static FeatureGates of(Map<String, Boolean> values) {
         for (Map.Entry<String, Boolean> e : values.entrySet()) {
-            Spec spec = KNOWN.get(e.getKey());
-            if (spec == null) {
-                throw new IllegalArgumentException("unrecognized feature gate: " + e.getKey());
+            String name = e.getKey();
+            Spec spec = KNOWN.get(name);
+            Optional<KubernetesFeatureGates.Gate> gate = KubernetesFeatureGates.bundled().find(name);
+            boolean locked;
+            boolean lockedValue;
+            if (spec != null) {
+                locked = spec.locked();
+                lockedValue = spec.defaultValue();
+            } else if (gate.isPresent()) {
+                locked = gate.get().locked();
+                lockedValue = gate.get().defaultValue();
+            } else {
+                throw new IllegalArgumentException("unrecognized feature gate: " + name + spellingHint(name));
             }
-            if (spec.locked() && e.getValue() != spec.defaultValue()) {
-                throw new IllegalArgumentException("cannot set feature gate " + e.getKey() + " to " + e.getValue()
-                        + ", feature is locked to " + spec.defaultValue());
+            if (locked && e.getValue() != lockedValue) {
+                throw new IllegalArgumentException("cannot set feature gate " + name + " to " + e.getValue()
+                        + ", feature is locked to " + lockedValue);
             }
         }
         return new FeatureGates(values);
+    }
+
+    private static String spellingHint(String name) {
+        Optional<String> known = KNOWN.keySet().stream().filter(k -> k.equalsIgnoreCase(name)).findFirst()
+                .or(() -> KubernetesFeatureGates.bundled().spellingOf(name));
+        return known.map(k -> " (gate names are case-sensitive: did you mean " + k + "?)").orElse("");
     }
 
     /**
@@ -154,10 +185,25 @@ public record FeatureGates(Map<String, Boolean> explicit) {
         return Collections.unmodifiableMap(all);
     }
 
-    /** The one-line warnings kube-proxy logs for the gates that were set: GA and deprecated gates. */
+    /**
+     * The one-line warnings for the gates that were set: kube-proxy's for GA and deprecated gates winproxy acts on,
+     * and winproxy's own for gates of an adjacent Kubernetes release (accepted with no effect).
+     */
     public List<String> warnings() {
         List<String> out = new ArrayList<>();
         explicit.forEach((name, value) -> {
+            if (!KNOWN.containsKey(name)) {
+                KubernetesFeatureGates.bundled().find(name).ifPresent(gate -> {
+                    if (gate.release() == KubernetesFeatureGates.Release.OLDER) {
+                        out.add("feature gate " + name + "=" + value + " is not a gate of Kubernetes "
+                                + KUBERNETES_RELEASE + " (an earlier release removed it); accepted with no effect");
+                    } else if (gate.release() == KubernetesFeatureGates.Release.NEWER) {
+                        out.add("feature gate " + name + "=" + value + " is newer than Kubernetes "
+                                + KUBERNETES_RELEASE + "; accepted with no effect");
+                    }
+                });
+                return;
+            }
             Stage stage = KNOWN.get(name).stage();
             if (stage == Stage.GA) {
                 out.add("Setting GA feature gate " + name + "=" + value + ". It will be removed in a future release.");
@@ -166,6 +212,19 @@ public record FeatureGates(Map<String, Boolean> explicit) {
                         + ". It will be removed in a future release.");
             }
         });
+        return out;
+    }
+
+    /**
+     * One line for each Kubernetes v1.33 gate that was set and that winproxy does not act on (logged at debug level:
+     * kube-proxy accepts these gates too, and most belong to other components).
+     */
+    public List<String> withoutEffect() {
+        List<String> out = new ArrayList<>();
+        explicit.forEach((name, value) -> KubernetesFeatureGates.bundled().find(name)
+                .filter(gate -> !KNOWN.containsKey(name) && gate.release() == KubernetesFeatureGates.Release.V1_33)
+                .ifPresent(gate -> out.add("feature gate " + name + "=" + value + " (" + gate.stage()
+                        + " in Kubernetes " + KUBERNETES_RELEASE + ") is accepted and has no effect in winproxy")));
         return out;
     }
 

@@ -2,9 +2,11 @@ package io.winproxy.agent.config;
 
 import io.winproxy.agent.logging.LoggingOptions;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Turns the logging settings (the file's {@code logging} block as resolved in the draft, plus klog's flag-only
@@ -46,6 +48,12 @@ final class LoggingFlags {
         Object options = draft.get("logging.options");
         @SuppressWarnings("unchecked")
         Map<String, Object> formatOptions = options instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        boolean jsonSplit = splitStream(flags, "--log-json-split-stream", formatOptions, "json", draft);
+        boolean textSplit = splitStream(flags, "--log-text-split-stream", formatOptions, "text", draft);
+        for (String flag : BUFFER_SIZE_FLAGS) {
+            flags.get(flag).filter(v -> !QUANTITY.matcher(v.trim()).matches()).ifPresent(v -> draft.invalidFlag(
+                    flag, v, "quantities must match the regular expression '" + QUANTITY.pattern() + "'"));
+        }
         return new LoggingOptions(
                 draft.integer("logging.verbosity"),
                 draft.string("logging.vmodule"),
@@ -57,7 +65,28 @@ final class LoggingFlags {
                 flags.get("--log-file").filter(s -> !s.isEmpty()).map(Path::of),
                 Math.max(0, maxSize),
                 threshold,
+                draft.string("logging.format").equals("json") ? jsonSplit : textSplit,
                 formatOptions);
+    }
+
+    /** The flags of component-base's alpha logging options (kube-proxy wants gate LoggingAlphaOptions for them). */
+    static final List<String> ALPHA_OPTION_FLAGS = List.of("--log-json-split-stream", "--log-json-info-buffer-size",
+            "--log-text-split-stream", "--log-text-info-buffer-size");
+
+    private static final List<String> BUFFER_SIZE_FLAGS = List.of("--log-json-info-buffer-size",
+            "--log-text-info-buffer-size");
+
+    /** A Kubernetes resource quantity such as {@code 0}, {@code 64Ki} or {@code 1M}. */
+    private static final Pattern QUANTITY = Pattern.compile(
+            "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$");
+
+    /** {@code --log-FORMAT-split-stream}, else the file's {@code logging.options.FORMAT.splitStream}. */
+    private static boolean splitStream(ProxyFlags flags, String flag, Map<String, Object> formatOptions,
+                                       String format, ConfigDraft draft) {
+        if (flags.isSet(flag)) {
+            return boolFlag(flags, flag, draft);
+        }
+        return formatOptions.get(format) instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("splitStream"));
     }
 
     /** klog severities by name or number, mapped onto logback level names. */

@@ -197,7 +197,7 @@ public class ProxyFlags {
     void metricsPort(String v) { set("--metrics-port", v); }
 
     @Option(names = "--profiling", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
-            description = "Enable profiling handlers on the metrics server.")
+            description = "Accepted with a warning: winproxy serves no Go profiling handlers.")
     void profiling(String v) { set("--profiling", v); }
 
     @Option(names = "--show-hidden-metrics-for-version", paramLabel = "VERSION",
@@ -213,7 +213,8 @@ public class ProxyFlags {
     void clusterCidr(String v) { set("--cluster-cidr", v); }
 
     @Option(names = "--nodeport-addresses", paramLabel = "CIDR,...",
-            description = "CIDRs (or 'primary') of the node addresses that accept NodePort traffic.")
+            description = "Accepted and validated, with a warning: no effect on Windows (NodePorts are served on"
+                    + " every node address, as by kube-proxy's Windows proxier).")
     void nodeportAddresses(String v) { set("--nodeport-addresses", v); }
 
     // ---- sync timing -------------------------------------------------------------------------------------------
@@ -277,14 +278,16 @@ public class ProxyFlags {
     void logFlushFrequency(String v) { set("--log-flush-frequency", v); }
 
     @Option(names = "--log-dir", paramLabel = "DIR",
-            description = "Write logs to DIR/kube-proxy.log (with --logtostderr=false).")
+            description = "Write klog-named files kube-proxy.exe.HOST.USER.log.SEVERITY.TIME.PID to DIR (with"
+                    + " --logtostderr=false).")
     void logDir(String v) { set("--log-dir", v); }
 
     @Option(names = "--log-file", paramLabel = "FILE", description = "Write logs to FILE (with --logtostderr=false).")
     void logFile(String v) { set("--log-file", v); }
 
     @Option(names = "--log-file-max-size", paramLabel = "MB",
-            description = "Rotate the log file at this size in megabytes; 0 = unlimited. Default: 1800.")
+            description = "Start a new log file at this size in megabytes (5 older files are kept); 0 = one"
+                    + " unbounded file. Default: 50 (klog: 1800, never deleted).")
     void logFileMaxSize(String v) { set("--log-file-max-size", v); }
 
     @Option(names = "--logtostderr", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
@@ -298,6 +301,22 @@ public class ProxyFlags {
     @Option(names = "--stderrthreshold", paramLabel = "SEVERITY",
             description = "With file logging, also copy logs at or above this severity to stderr. Default: 2 (ERROR).")
     void stderrThreshold(String v) { set("--stderrthreshold", v); }
+
+    @Option(names = "--log-json-split-stream", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
+            description = "With --logging-format=json, write info messages to stdout and errors to stderr.")
+    void logJsonSplitStream(String v) { set("--log-json-split-stream", v); }
+
+    @Option(names = "--log-json-info-buffer-size", paramLabel = "QUANTITY",
+            description = "Accepted for compatibility (e.g. 64Ki); winproxy writes every message immediately.")
+    void logJsonInfoBufferSize(String v) { set("--log-json-info-buffer-size", v); }
+
+    @Option(names = "--log-text-split-stream", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
+            description = "With --logging-format=text, write info messages to stdout and errors to stderr.")
+    void logTextSplitStream(String v) { set("--log-text-split-stream", v); }
+
+    @Option(names = "--log-text-info-buffer-size", paramLabel = "QUANTITY",
+            description = "Accepted for compatibility (e.g. 64Ki); winproxy writes every message immediately.")
+    void logTextInfoBufferSize(String v) { set("--log-text-info-buffer-size", v); }
 
     @Option(names = "--one-output", arity = "0..1", fallbackValue = "true", hidden = true)
     void oneOutput(String v) { set("--one-output", v); }

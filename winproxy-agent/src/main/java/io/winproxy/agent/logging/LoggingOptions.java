@@ -18,11 +18,16 @@ import java.util.Optional;
  * @param flushFrequency   accepted for compatibility; every event is written immediately
  * @param logToStderr      {@code --logtostderr} (default true): log only to standard error, no files
  * @param alsoLogToStderr  {@code --alsologtostderr}: with file logging, copy everything to standard error too
- * @param logDir           {@code --log-dir}: directory of {@code kube-proxy.log} when no {@code --log-file}
+ * @param logDir           {@code --log-dir}: directory of klog-named files ({@link KlogFileNames}) when no
+ *                         {@code --log-file}
  * @param logFile          {@code --log-file}
- * @param logFileMaxSizeMb {@code --log-file-max-size}: rotate at this many megabytes; 0 disables rotation
+ * @param logFileMaxSizeMb {@code --log-file-max-size}: start a new file at this many megabytes; 0 disables
+ *                         rotation. Default {@value #DEFAULT_MAX_SIZE_MB} (klog's 1800 per file is unbounded)
  * @param stderrThreshold  {@code --stderrthreshold}: with file logging, events at or above this level also go to
  *                         standard error ({@code INFO}, {@code WARN} or {@code ERROR})
+ * @param splitStream      {@code --log-text-split-stream} / {@code --log-json-split-stream} for the chosen format
+ *                         (or the file's {@code logging.options.<format>.splitStream}): when logging to the
+ *                         console, info goes to standard output and errors to standard error
  * @param formatOptions    the file's {@code logging.options} block, kept for {@code --write-config-to}
  */
 public record LoggingOptions(
@@ -36,39 +41,41 @@ public record LoggingOptions(
         Optional<Path> logFile,
         long logFileMaxSizeMb,
         String stderrThreshold,
+        boolean splitStream,
         Map<String, Object> formatOptions) {
 
-    /** The name of the log file in {@code --log-dir}, chosen so that collectors globbing kube-proxy*.log find it. */
-    public static final String LOG_DIR_FILE_NAME = "kube-proxy.log";
+    /** winproxy's default {@code --log-file-max-size}, in megabytes. */
+    public static final long DEFAULT_MAX_SIZE_MB = 50;
 
     public LoggingOptions {
         formatOptions = Collections.unmodifiableMap(new LinkedHashMap<>(formatOptions));
     }
 
-    /** klog's defaults: verbosity 0, text, stderr only, 1800 MB files. */
+    /** klog's defaults (verbosity 0, text, stderr only), with {@value #DEFAULT_MAX_SIZE_MB} MB files. */
     public static LoggingOptions defaults() {
         return new LoggingOptions(0, "", "text", Duration.ofSeconds(5), true, false, Optional.empty(),
-                Optional.empty(), 1800, "ERROR", Map.of());
+                Optional.empty(), DEFAULT_MAX_SIZE_MB, "ERROR", false, Map.of());
     }
 
     /** The same options with another verbosity. */
     public LoggingOptions withVerbosity(int level) {
         return new LoggingOptions(level, vmodule, format, flushFrequency, logToStderr, alsoLogToStderr, logDir,
-                logFile, logFileMaxSizeMb, stderrThreshold, formatOptions);
+                logFile, logFileMaxSizeMb, stderrThreshold, splitStream, formatOptions);
+    }
+
+    /** The one file logs go to: {@code --log-file}, unless {@code --logtostderr=true}. */
+    public Optional<Path> effectiveLogFile() {
+        return logToStderr ? Optional.empty() : logFile;
     }
 
     /**
-     * The file logs go to, as klog decides: none with {@code --logtostderr=true}; else {@code --log-file}; else
-     * {@code <--log-dir>/kube-proxy.log}; else {@code kube-proxy.log} in the temporary directory.
+     * The directory of klog-named per-severity files ({@link KlogFileNames}), as klog decides: none with
+     * {@code --logtostderr=true} or a {@code --log-file}; else {@code --log-dir}, else the temporary directory.
      */
-    public Optional<Path> effectiveLogFile() {
-        if (logToStderr) {
+    public Optional<Path> klogDirectory() {
+        if (logToStderr || logFile.isPresent()) {
             return Optional.empty();
         }
-        if (logFile.isPresent()) {
-            return logFile;
-        }
-        Path dir = logDir.orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")));
-        return Optional.of(dir.resolve(LOG_DIR_FILE_NAME));
+        return Optional.of(logDir.orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir"))));
     }
 }

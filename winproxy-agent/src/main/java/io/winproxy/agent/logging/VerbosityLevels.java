@@ -11,13 +11,15 @@ import org.slf4j.Logger;
  *
  * <table>
  *   <caption>--v to logback levels</caption>
- *   <tr><th>--v</th><th>io.winproxy</th><th>io.fabric8 (Kubernetes client)</th><th>everything else</th></tr>
- *   <tr><td>0-1</td><td>INFO</td><td>INFO</td><td>INFO</td></tr>
- *   <tr><td>2-3</td><td>DEBUG</td><td>INFO</td><td>INFO</td></tr>
- *   <tr><td>4-5</td><td>TRACE</td><td>INFO</td><td>INFO</td></tr>
- *   <tr><td>6-8</td><td>TRACE</td><td>DEBUG</td><td>INFO</td></tr>
- *   <tr><td>9+</td><td>TRACE</td><td>TRACE</td><td>INFO</td></tr>
+ *   <tr><th>--v</th><th>io.winproxy</th><th>client libraries ({@link LibraryLoggers#PREFIXES})</th>
+ *       <th>everything else</th></tr>
+ *   <tr><td>0-1</td><td>INFO</td><td>WARN, one line per event</td><td>INFO</td></tr>
+ *   <tr><td>2-3</td><td>DEBUG</td><td>WARN, one line per event</td><td>INFO</td></tr>
+ *   <tr><td>4-5</td><td>TRACE</td><td>WARN, one line per event</td><td>INFO</td></tr>
+ *   <tr><td>6-8</td><td>TRACE</td><td>DEBUG, with stack traces</td><td>INFO</td></tr>
+ *   <tr><td>9+</td><td>TRACE</td><td>TRACE, with stack traces</td><td>INFO</td></tr>
  * </table>
+ * ("One line per event" is applied by the layouts, see {@link LibraryLoggers}.)
  * fabric8's informer reflector ({@value #INFORMER_REFLECTOR}) logs every failed list or watch as a WARN with a stack
  * trace; winproxy reports those failures itself in one line (rate-limited), so the reflector is kept at ERROR
  * below --v=6 and follows io.fabric8 from 6 up.
@@ -39,17 +41,9 @@ public final class VerbosityLevels {
         return verbosity >= 2 ? Level.DEBUG : Level.INFO;
     }
 
-    /** The level of the Kubernetes client's loggers at a verbosity (klog 6 logs requests, 9 their bodies). */
-    public static Level kubernetesClientLevel(int verbosity) {
-        if (verbosity >= 9) {
-            return Level.TRACE;
-        }
-        return verbosity >= 6 ? Level.DEBUG : Level.INFO;
-    }
-
     /**
      * Logger name ({@link Logger#ROOT_LOGGER_NAME} for the root) to level, in the order to apply them: root,
-     * io.winproxy, io.fabric8, the informer reflector, then the vmodule entries.
+     * io.winproxy, the client libraries, the informer reflector, then the vmodule entries.
      *
      * @throws IllegalArgumentException for a malformed vmodule
      */
@@ -57,8 +51,9 @@ public final class VerbosityLevels {
         Map<String, Level> out = new LinkedHashMap<>();
         out.put(Logger.ROOT_LOGGER_NAME, Level.INFO);
         out.put(WINPROXY, winproxyLevel(verbosity));
-        out.put(KUBERNETES_CLIENT, kubernetesClientLevel(verbosity));
-        out.put(INFORMER_REFLECTOR, verbosity >= 6 ? kubernetesClientLevel(verbosity) : Level.ERROR);
+        LibraryLoggers.PREFIXES.forEach(prefix -> out.put(prefix, LibraryLoggers.level(verbosity)));
+        out.put(INFORMER_REFLECTOR, verbosity >= LibraryLoggers.DETAIL_VERBOSITY ? LibraryLoggers.level(verbosity)
+                : Level.ERROR);
         Vmodule.entries(vmodule).forEach((pattern, level) -> out.put(pattern, winproxyLevel(level)));
         return Collections.unmodifiableMap(out);
     }

@@ -97,7 +97,7 @@ class ConfigResolverTest {
         assertThat(c.featureGates().explicit()).containsExactly(Map.entry("WinOverlay", true));
         assertThat(c.clusterCidrs()).containsExactly("10.244.0.0/16");
         assertThat(c.logging().logToStderr()).isFalse();
-        assertThat(c.logging().effectiveLogFile()).contains(Path.of("C:\\k").resolve("kube-proxy.log"));
+        assertThat(c.logging().klogDirectory()).contains(Path.of("C:\\k"));
         assertThat(c.warnings()).isEmpty();
     }
 
@@ -482,5 +482,89 @@ class ConfigResolverTest {
         ProxyConfig c = resolve("--write-config-to=x.yaml", "--healthz-port=0");
         assertThat(c.healthzBindAddress()).isEqualTo("0.0.0.0:10256");
         assertThat(c.writeConfigTo()).isEqualTo(Optional.of(Path.of("x.yaml")));
+    }
+
+    @Test
+    void aClusterWideGateListFromAFileIsAcceptedWithOneWarningPerGateOfAnotherRelease() throws Exception {
+        Path f = file("featureGates:\n  SidecarContainers: true\n  WinDSR: true\n  EnvFiles: true\n");
+        ProxyConfig c = resolve("--config=" + f);
+        assertThat(c.featureGates().explicit()).containsOnlyKeys("SidecarContainers", "WinDSR", "EnvFiles");
+        assertThat(c.warnings()).containsExactly(
+                "feature gate EnvFiles=true is newer than Kubernetes v1.33; accepted with no effect");
+    }
+
+    @Test
+    void aLockedGateSetToTheOppositeValueNamesTheFlagAndTheGate() {
+        assertThat(errorOf("--feature-gates=SidecarContainers=false")).isEqualTo("invalid value for --feature-gates:"
+                + " \"SidecarContainers=false\": cannot set feature gate SidecarContainers to false, feature is"
+                + " locked to true");
+    }
+
+    @Test
+    void theFourSplitStreamAndBufferFlagsAreAcceptedAndSplitStreamActsForTheChosenFormat() throws ConfigException {
+        ProxyConfig text = resolve("--log-text-split-stream", "--log-text-info-buffer-size=64Ki",
+                "--log-json-split-stream=false", "--log-json-info-buffer-size=0",
+                "--feature-gates=LoggingAlphaOptions=true");
+        assertThat(text.logging().splitStream()).isTrue();
+        assertThat(text.warnings()).isEmpty();
+        assertThat(resolve("--logging-format=json", "--log-text-split-stream").logging().splitStream()).isFalse();
+        assertThat(resolve("--logging-format=json", "--log-json-split-stream=true").logging().splitStream()).isTrue();
+    }
+
+    @Test
+    void theAlphaLoggingFlagsWarnWhenKubeProxyWouldWantTheLoggingAlphaOptionsGate() throws ConfigException {
+        assertThat(resolve("--log-json-info-buffer-size=1M").warnings()).containsExactly("flag"
+                + " --log-json-info-buffer-size is an alpha logging option: kube-proxy refuses it without"
+                + " --feature-gates=LoggingAlphaOptions=true; winproxy accepts it");
+    }
+
+    @Test
+    void aBadBufferSizeNamesItsFlag() {
+        assertThat(errorOf("--log-text-info-buffer-size=lots")).startsWith(
+                "invalid value for --log-text-info-buffer-size: \"lots\": quantities must match");
+        assertThat(errorOf("--log-json-split-stream=maybe")).startsWith(
+                "invalid value for --log-json-split-stream: \"maybe\"");
+    }
+
+    @Test
+    void theFilesSplitStreamOptionIsRead() throws Exception {
+        Path f = file("logging:\n  format: json\n  options:\n    json:\n      splitStream: true\n");
+        assertThat(resolve("--config=" + f).logging().splitStream()).isTrue();
+    }
+
+    @Test
+    void profilingAndNodePortAddressesWarnOnceEachNamingTheFlag() throws ConfigException {
+        assertThat(resolve("--profiling", "--nodeport-addresses=10.0.0.0/8").warnings()).containsExactly(
+                "flag --profiling has no effect in winproxy (it serves no Go profiling handlers)",
+                "flag --nodeport-addresses has no effect on Windows (the kernelspace proxier serves NodePorts on"
+                        + " every node address, as kube-proxy's does)");
+    }
+
+    @Test
+    void linuxOnlyFileFieldsWarnOnceEachNamingTheField() throws Exception {
+        Path f = file("iptables:\n  masqueradeAll: true\n  syncPeriod: 10s\nipvs:\n  scheduler: rr\n"
+                + "conntrack:\n  maxPerCore: 0\noomScoreAdj: -999\nnodePortAddresses: [primary]\n"
+                + "enableProfiling: true\n");
+        assertThat(resolve("--config=" + f).warnings()).containsExactlyInAnyOrder(
+                "KubeProxyConfiguration.iptables.masqueradeAll applies to Linux proxy modes only and has no effect on"
+                        + " Windows",
+                "KubeProxyConfiguration.ipvs.scheduler applies to Linux proxy modes only and has no effect on"
+                        + " Windows",
+                "KubeProxyConfiguration.conntrack.maxPerCore applies to Linux proxy modes only and has no effect on"
+                        + " Windows",
+                "KubeProxyConfiguration.nodePortAddresses has no effect on Windows (the kernelspace proxier serves"
+                        + " NodePorts on every node address, as kube-proxy's does)",
+                "KubeProxyConfiguration.enableProfiling has no effect in winproxy (it serves no Go profiling"
+                        + " handlers)");
+    }
+
+    @Test
+    void aKubeadmFileWithEveryFieldAtItsZeroValueWarnsAboutNoLinuxField() throws Exception {
+        Path f = dir.resolve("kubeadm.yaml");
+        try (var in = getClass().getResourceAsStream("/config/kubeadm-windows-overlay.yaml")) {
+            Files.write(f, in.readAllBytes());
+        }
+        assertThat(resolve("--config=" + f).warnings()).noneMatch(w -> w.contains("Linux")
+                || w.contains("has no effect"));
     }
 }

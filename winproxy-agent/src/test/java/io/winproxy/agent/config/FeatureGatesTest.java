@@ -106,4 +106,57 @@ class FeatureGatesTest {
                 .containsEntry("WinOverlay", true)
                 .hasSize(FeatureGates.KNOWN.size());
     }
+
+    /** The gates an AKS or EKS Windows node's kubelet configuration sets, passed unchanged by launchers. */
+    private static final String CLUSTER_WIDE_GATES = "RotateKubeletServerCertificate=true,ExecProbeTimeout=true,"
+            + "SidecarContainers=true,WinDSR=true,WinOverlay=true,DisableKubeletCloudCredentialProviders=true,"
+            + "CSIMigrationPortworx=false";
+
+    @Test
+    void aClusterWideGateListIsAcceptedAndOnlyTheWindowsGatesAct() {
+        FeatureGates gates = FeatureGates.parse(CLUSTER_WIDE_GATES);
+        assertThat(gates.enabled("WinDSR")).isTrue();
+        assertThat(gates.explicit()).containsEntry("SidecarContainers", true).hasSize(7);
+        assertThat(gates.withoutEffect()).containsExactly(
+                "feature gate CSIMigrationPortworx=false (GA in Kubernetes v1.33) is accepted and has no effect in"
+                        + " winproxy",
+                "feature gate ExecProbeTimeout=true (GA in Kubernetes v1.33) is accepted and has no effect in"
+                        + " winproxy",
+                "feature gate RotateKubeletServerCertificate=true (BETA in Kubernetes v1.33) is accepted and has no"
+                        + " effect in winproxy",
+                "feature gate SidecarContainers=true (GA in Kubernetes v1.33) is accepted and has no effect in"
+                        + " winproxy");
+        assertThat(gates.warnings()).containsExactly("feature gate DisableKubeletCloudCredentialProviders=true is not"
+                + " a gate of Kubernetes v1.33 (an earlier release removed it); accepted with no effect");
+        assertThat(gates.toFlagValue()).contains("SidecarContainers=true");
+    }
+
+    @Test
+    void aLockedKubernetesGateIsAcceptedAtItsLockedValueAndRefusedAtTheOpposite() {
+        assertThat(FeatureGates.parse("SidecarContainers=true").explicit()).containsKey("SidecarContainers");
+        assertThatThrownBy(() -> FeatureGates.parse("SidecarContainers=false"))
+                .hasMessage("cannot set feature gate SidecarContainers to false, feature is locked to true");
+        assertThatThrownBy(() -> FeatureGates.parse("AppArmor=false"))
+                .hasMessage("cannot set feature gate AppArmor to false, feature is locked to true");
+    }
+
+    @Test
+    void anUnlockedKubernetesGateTakesEitherValue() {
+        assertThat(FeatureGates.parse("RotateKubeletServerCertificate=false,ContextualLogging=false").explicit())
+                .hasSize(2);
+    }
+
+    @Test
+    void aGateAddedAfterTheMatchedReleaseIsAcceptedWithAWarning() {
+        assertThat(FeatureGates.parse("EnvFiles=true").warnings()).containsExactly(
+                "feature gate EnvFiles=true is newer than Kubernetes v1.33; accepted with no effect");
+    }
+
+    @Test
+    void gateNamesAreCaseSensitiveAsInKubernetesAndTheRefusalSuggestsTheSpelling() {
+        assertThatThrownBy(() -> FeatureGates.parse("windsr=true")).hasMessage(
+                "unrecognized feature gate: windsr (gate names are case-sensitive: did you mean WinDSR?)");
+        assertThatThrownBy(() -> FeatureGates.parse("sidecarContainers=true")).hasMessage("unrecognized feature"
+                + " gate: sidecarContainers (gate names are case-sensitive: did you mean SidecarContainers?)");
+    }
 }

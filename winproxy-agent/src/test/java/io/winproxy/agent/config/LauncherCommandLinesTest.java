@@ -78,8 +78,7 @@ class LauncherCommandLinesTest {
                         Map.of("KUBE_NETWORK", "cbr0"), c -> {
                             assertThat(c.networkName()).isEqualTo("cbr0");
                             assertThat(c.logging().logToStderr()).isFalse();
-                            assertThat(c.logging().effectiveLogFile())
-                                    .contains(Path.of("C:\\k").resolve("kube-proxy.log"));
+                            assertThat(c.logging().klogDirectory()).contains(Path.of("C:\\k"));
                         }),
                 new Launcher("microsoft/SDN flannel/start-kubeproxy.ps1 (l2bridge)",
                         "--v=4 --proxy-mode=kernelspace --hostname-override=WIN-W5 --kubeconfig=c:\\k\\config"
@@ -105,8 +104,8 @@ class LauncherCommandLinesTest {
                                 + " --source-vip=10.244.6.2",
                         Map.of(), c -> {
                             assertThat(c.enableDsr()).isTrue();
-                            assertThat(c.logging().effectiveLogFile())
-                                    .contains(Path.of("C:\\k\\logs\\kube-proxy").resolve("kube-proxy.log"));
+                            assertThat(c.logging().klogDirectory())
+                                    .contains(Path.of("C:\\k\\logs\\kube-proxy"));
                         }),
                 new Launcher("Calico for Windows manual install (nssm, kube-proxy-service.ps1)",
                         "--hostname-override=win-w7 --v=4 --proxy-mode=kernelspace --kubeconfig=\"c:\\k\\config\""

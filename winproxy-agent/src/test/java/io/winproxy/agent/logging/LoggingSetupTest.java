@@ -18,6 +18,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.List;
+import java.time.ZoneId;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,21 +41,71 @@ class LoggingSetupTest {
     private static LoggingOptions options(int v, boolean toStderr, boolean also, Path file, long maxMb,
                                           String format) {
         return new LoggingOptions(v, "", format, Duration.ofSeconds(5), toStderr, also, Optional.empty(),
-                Optional.ofNullable(file), maxMb, "ERROR", Map.of());
+                Optional.ofNullable(file), maxMb, "ERROR", false, Map.of());
     }
+
+    private static LoggingOptions logDir(Path dir, long maxMb) {
+        return new LoggingOptions(0, "", "text", Duration.ofSeconds(5), false, false, Optional.of(dir),
+                Optional.empty(), maxMb, "ERROR", false, Map.of());
+    }
+
+    private static final KlogFileNames NAMES = new KlogFileNames("kube-proxy.exe", "node1", "WORKGROUP_NODE1$",
+            4242, "1.0");
 
     private String stderrText() {
         return stderr.toString(StandardCharsets.UTF_8);
     }
 
     @Test
-    void byDefaultInfoGoesToStderrInTheOneLineFormat() {
+    void byDefaultInfoGoesToStderrWithKlogsHeaderNamingTheCallingFileAndLine() {
         LoggingSetup.configure(context, LoggingOptions.defaults(), stderr);
         Logger logger = context.getLogger("io.winproxy.agent.sync.SyncRunner");
         logger.info("synced {} services", 3);
         logger.debug("not shown at --v=0");
-        assertThat(stderrText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z INFO  \\[[^]]+\\]"
-                + " io\\.winproxy\\.agent\\.sync\\.SyncRunner: synced 3 services\\R");
+        long pid = ProcessHandle.current().pid();
+        assertThat(stderrText()).matches("I\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d{6} +" + pid
+                + " LoggingSetupTest\\.java:\\d+\\] synced 3 services\\R");
+        assertThat(stderrText().substring(22, 30)).isEqualTo(String.format("%7d ", pid).substring(0, 8));
+    }
+
+    @Test
+    void withSplitStreamInfoGoesToStdoutAndErrorsToStderr() {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        LoggingOptions split = new LoggingOptions(0, "", "text", Duration.ofSeconds(5), true, false,
+                Optional.empty(), Optional.empty(), 50, "ERROR", true, Map.of());
+        LoggingSetup.configure(context, split, stdout, stderr);
+        context.getLogger("io.winproxy.a").info("an info");
+        context.getLogger("io.winproxy.a").warn("a warning");
+        context.getLogger("io.winproxy.a").error("an error");
+        assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("an info", "a warning").doesNotContain("an error");
+        assertThat(stderrText()).contains("an error").doesNotContain("an info");
+    }
+
+    @Test
+    void logDirWritesKlogNamedFilesPerSeverityAndLinksToTheNewest() throws IOException {
+        LoggingSetup.configure(context, logDir(dir, 50), stderr, stderr, NAMES, ZoneId.of("UTC"));
+        Logger logger = context.getLogger("io.winproxy.a");
+        logger.info("an info");
+        logger.warn("a warning");
+        context.stop();
+        List<String> names;
+        try (Stream<Path> files = Files.list(dir)) {
+            names = files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertThat(names).filteredOn(n -> !n.equals("kube-proxy.exe.INFO") && !n.equals("kube-proxy.exe.WARNING"))
+                .hasSize(2)
+                .allMatch(n -> n.matches("kube-proxy\\.exe\\.node1\\.WORKGROUP_NODE1\\$\\.log\\.(INFO|WARNING)"
+                        + "\\.\\d{8}-\\d{6}\\.4242"));
+        Path info = dir.resolve(names.stream().filter(n -> n.contains(".log.INFO.")).findFirst().orElseThrow());
+        Path warning = dir.resolve(names.stream().filter(n -> n.contains(".log.WARNING.")).findFirst().orElseThrow());
+        assertThat(Files.readString(info)).startsWith("Log file created at: ").contains("Binary: winproxy 1.0")
+                .contains("an info").contains("a warning");
+        assertThat(Files.readString(warning)).contains("a warning").doesNotContain("an info");
+        assertThat(names).doesNotContain("kube-proxy.exe.node1.WORKGROUP_NODE1$.log.ERROR");
+        if (Files.isSymbolicLink(dir.resolve("kube-proxy.exe.INFO"))) {
+            assertThat(Files.readSymbolicLink(dir.resolve("kube-proxy.exe.INFO"))).isEqualTo(info.getFileName());
+        }
+        assertThat(stderrText()).isEmpty();
     }
 
     @Test
@@ -109,14 +162,16 @@ class LoggingSetupTest {
     }
 
     @Test
-    void logDirWithoutLogFileWritesKubeProxyLogThere() {
-        LoggingOptions o = new LoggingOptions(0, "", "text", Duration.ofSeconds(5), false, false,
-                Optional.of(dir), Optional.empty(), 10, "ERROR", Map.of());
-        assertThat(o.effectiveLogFile()).contains(dir.resolve("kube-proxy.log"));
-        LoggingSetup.configure(context, o, stderr);
-        context.getLogger("io.winproxy.a").info("in the dir");
-        context.stop();
-        assertThat(dir.resolve("kube-proxy.log")).content().contains("in the dir");
+    void logDirWithoutLogFileMeansKlogFilesInThatDirectory() {
+        assertThat(logDir(dir, 10).effectiveLogFile()).isEmpty();
+        assertThat(logDir(dir, 10).klogDirectory()).contains(dir);
+        assertThat(options(0, false, false, dir.resolve("k.log"), 10, "text").klogDirectory()).isEmpty();
+        assertThat(LoggingOptions.defaults().klogDirectory()).isEmpty();
+    }
+
+    @Test
+    void theDefaultMaximumSizeBoundsDiskUse() {
+        assertThat(LoggingOptions.defaults().logFileMaxSizeMb() * (LoggingSetup.ROTATED_FILES + 1)).isEqualTo(300);
     }
 
     @Test
@@ -163,8 +218,16 @@ class LoggingSetupTest {
     void jsonFormatWritesOneRedactedObjectPerLine() {
         LoggingSetup.configure(context, options(0, true, false, null, 0, "json"), stderr);
         context.getLogger("io.winproxy.a").warn("password=hunter2 \"quoted\"");
-        assertThat(stderrText()).matches("\\{\"ts\":\"[^\"]+Z\",\"level\":\"WARN\",\"thread\":\"[^\"]+\","
-                + "\"logger\":\"io\\.winproxy\\.a\",\"msg\":\"password=<redacted> \\\\\"quoted\\\\\"\"}\\R");
+        assertThat(stderrText()).matches("\\{\"ts\":\\d+(\\.\\d+)?,\"logger\":\"io\\.winproxy\\.a\","
+                + "\"caller\":\"LoggingSetupTest\\.java:\\d+\",\"msg\":\"password=<redacted> \\\\\"quoted\\\\\"\","
+                + "\"v\":0}\\R");
+    }
+
+    @Test
+    void structuredKeyValuesAreRedactedToo() {
+        LoggingSetup.configure(context, LoggingOptions.defaults(), stderr);
+        context.getLogger("io.winproxy.a").atInfo().addKeyValue("token", "s3cr3t").log("connecting");
+        assertThat(stderrText()).contains("\"connecting\" token=").doesNotContain("s3cr3t");
     }
 
     @Test
