@@ -131,18 +131,23 @@ class MainTest {
                 "--no-such-flag");
 
         assertThat(code).isEqualTo(Main.EXIT_USAGE);
-        assertThat(Files.readString(log)).isEqualTo("2026-11-23T08:50:30.000Z ERROR [main] io.winproxy.agent.Main: "
-                + err().strip() + System.lineSeparator());
+        assertThat(Files.readString(log)).isEqualTo(String.format("E1123 08:50:30.000000 %7d Main.java:0] ",
+                ProcessHandle.current().pid()) + err().strip() + System.lineSeparator());
         verify(eventLog, never()).report(anyString(), anyInt(), anyInt(), anyString());
     }
 
     @Test
-    void withOnlyALogDirTheLineGoesToKubeProxyLogInIt() throws IOException {
+    void withOnlyALogDirTheLineGoesToKlogsErrorFileInIt() throws IOException {
         int code = run(jvm("Linux", "amd64", "64"), false, "--log-dir=" + dir, "--logtostderr=false",
                 "--proxy-mode=iptables-nope");
 
         assertThat(code).isEqualTo(Main.EXIT_USAGE);
-        assertThat(Files.readString(dir.resolve("kube-proxy.log"))).contains(err().strip());
+        Path errorFile;
+        try (var files = Files.list(dir)) {
+            errorFile = files.filter(f -> f.getFileName().toString().contains(".log.ERROR.20261123-085030."))
+                    .findFirst().orElseThrow();
+        }
+        assertThat(Files.readString(errorFile)).contains(err().strip());
     }
 
     @Test

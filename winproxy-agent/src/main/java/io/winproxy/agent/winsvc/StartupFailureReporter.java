@@ -1,5 +1,6 @@
 package io.winproxy.agent.winsvc;
 
+import io.winproxy.agent.logging.KlogFileNames;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
@@ -35,11 +35,11 @@ public final class StartupFailureReporter {
     public static final String EVENT_SOURCE = "winproxy";
     /** The event ID of a failed start. */
     public static final int EVENT_ID = 1000;
-    /** The file name in {@code --log-dir}; the same as {@code LoggingOptions.LOG_DIR_FILE_NAME}. */
-    static final String LOG_DIR_FILE_NAME = "kube-proxy.log";
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'",
-            Locale.ROOT);
+    /** klog's header time: {@code MMdd HH:mm:ss.uuuuuu}, in the clock's zone (klog: the machine's). */
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("MMdd HH:mm:ss.SSSSSS", Locale.ROOT);
 
     private final boolean windows;
     private final Supplier<EventLogApi> eventLog;
@@ -88,8 +88,10 @@ public final class StartupFailureReporter {
             }
             try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND)) {
-                w.write(TIME.format(clock.instant().atZone(ZoneOffset.UTC)) + " ERROR [main] "
-                        + "io.winproxy.agent.Main: " + line + System.lineSeparator());
+                // klog's text header, as the running agent writes it: severity, time, thread (pid), file:line.
+                w.write("E" + TIME.format(clock.instant().atZone(clock.getZone()))
+                        + String.format(Locale.ROOT, " %7d Main.java:0] ", ProcessHandle.current().pid()) + line
+                        + System.lineSeparator());
             }
         } catch (IOException | RuntimeException e) {
             // Best effort, as above.
@@ -114,7 +116,7 @@ public final class StartupFailureReporter {
     }
 
     /** The log file klog would write for {@code args}, if any. */
-    static Optional<Path> logFile(List<String> args) {
+    Optional<Path> logFile(List<String> args) {
         Optional<String> toStderr = value(args, "--logtostderr", "true");
         if (toStderr.isEmpty() || !toStderr.get().equalsIgnoreCase("false")) {
             return Optional.empty();
@@ -123,7 +125,9 @@ public final class StartupFailureReporter {
         if (file.isPresent()) {
             return file.map(Path::of);
         }
-        return value(args, "--log-dir", null).filter(v -> !v.isEmpty()).map(d -> Path.of(d, LOG_DIR_FILE_NAME));
+        // In --log-dir, the ERROR file klog would start now (klog's names, as the running agent writes them).
+        return value(args, "--log-dir", null).filter(v -> !v.isEmpty()).map(d -> Path.of(d,
+                KlogFileNames.forThisProcess().fileName("ERROR", STAMP.format(clock.instant().atZone(clock.getZone())))));
     }
 
     /**
