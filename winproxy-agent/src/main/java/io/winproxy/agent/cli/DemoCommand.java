@@ -6,6 +6,7 @@ import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoCluster;
 import io.winproxy.agent.demo.DemoKubeconfig;
+import io.winproxy.agent.demo.EmbeddedApiServer;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
@@ -78,6 +79,10 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws ConfigException, InterruptedException, IOException {
+        if (!EmbeddedApiServer.available()) {
+            throw new UsageException("demo: the embedded API server is not part of this distribution (the node's "
+                    + "zip leaves it out); run the demo from a development build, or run the proxy against a cluster");
+        }
         if (host.effectiveHns() == HnsHostOptions.HnsKind.windows) {
             throw new UsageException("--hns: the demo runs on the emulated HNS (use --hns emulated)");
         }
