@@ -146,7 +146,7 @@ public final class ProxyAgent implements AutoCloseable {
                 config.syncPeriod()), scheduler, setup.onSync());
         ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
         watcher = new ClusterWatcher(client, new WatchOptions(nodeName, config.serviceProxyName(),
-                config.configSyncPeriod()), handler);
+                config.configSyncPeriod()), handler, apiTraffic);
     }
 
     /**
