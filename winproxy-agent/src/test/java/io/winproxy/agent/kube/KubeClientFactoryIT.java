@@ -63,6 +63,8 @@ class KubeClientFactoryIT {
             });
             watch.close();
         }
+        // The listener is told on the HTTP client's thread, possibly just after the caller saw the answer.
+        Eventually.await(Duration.ofSeconds(10), "three reports", () -> requests.size() >= 3);
         assertThat(requests).extracting(ApiRequest::method, ApiRequest::code, ApiRequest::watch).containsSubsequence(
                 tuple("GET", "200", false), tuple("GET", "404", false));
         assertThat(requests).filteredOn(ApiRequest::watch).isNotEmpty().allSatisfy(r -> {
@@ -80,6 +82,7 @@ class KubeClientFactoryIT {
                 KubeClientSettings.forMaster("http://127.0.0.1:" + port), requests::add)) {
             assertThatThrownBy(() -> client.services().inAnyNamespace().list()).isInstanceOf(Exception.class);
         }
+        Eventually.await(Duration.ofSeconds(10), "the failure's report", () -> !requests.isEmpty());
         assertThat(requests).singleElement().satisfies(r -> {
             assertThat(r.code()).isEqualTo("<error>");
             assertThat(r.failure()).isInstanceOf(ConnectException.class);
