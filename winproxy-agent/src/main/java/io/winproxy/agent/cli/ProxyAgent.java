@@ -9,10 +9,12 @@ import io.winproxy.agent.dataplane.MeteredHnsClient;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.health.ServiceHealthServer;
+import io.winproxy.agent.kube.ApiTraffic;
 import io.winproxy.agent.kube.ClusterEventHandler;
 import io.winproxy.agent.kube.ClusterWatcher;
 import io.winproxy.agent.kube.KubeClientFactory;
 import io.winproxy.agent.kube.KubeEventRecorder;
+import io.winproxy.agent.metrics.BuildInfo;
 import io.winproxy.agent.metrics.MetricsServer;
 import io.winproxy.agent.metrics.PrometheusAgentMetrics;
 import io.winproxy.agent.pipeline.HostMacLookup;
@@ -46,6 +48,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProxyAgent implements AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(ProxyAgent.class);
+    private static final BuildInfo BUILD = BuildInfo.of(VersionCommand.KUBERNETES_VERSION, VersionCommand.version());
 
     /**
      * How to build the agent.
@@ -83,14 +86,16 @@ public final class ProxyAgent implements AutoCloseable {
         ProxyConfig config = setup.config();
         String nodeName = setup.node().nodeName();
         KubernetesClient client = setup.client();
+        PrometheusAgentMetrics metrics = new PrometheusAgentMetrics(BUILD);
+        ApiTraffic apiTraffic = new ApiTraffic();
+        apiTraffic.add(metrics);
         if (client == null) {
-            client = new KubeClientFactory().create(ProxyPipeline.clientSettings(config));
+            client = new KubeClientFactory().create(ProxyPipeline.clientSettings(config), apiTraffic);
             // Closed last: the event recorder and servers added before it below close first.
             closeables.add(client);
         }
         KubeEventRecorder events = new KubeEventRecorder(client, nodeName);
         closeables.add(0, events);
-        PrometheusAgentMetrics metrics = new PrometheusAgentMetrics();
         metricsServer = MetricsServer.create(config.metricsBindAddress(), config.bindAddressHardFail(), nodeName,
                 metrics, events, () -> KubeProxyConfigurationFile.renderJson(config));
         closeables.add(0, metricsServer);
@@ -113,7 +118,7 @@ public final class ProxyAgent implements AutoCloseable {
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),
                 config.syncPeriod()), scheduler, setup.onSync());
         ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
-        watcher = new ClusterWatcher(client, pipeline.watchOptions(), handler);
+        watcher = new ClusterWatcher(client, pipeline.watchOptions(), handler, apiTraffic);
     }
 
     /**
@@ -122,6 +127,7 @@ public final class ProxyAgent implements AutoCloseable {
      * @throws io.winproxy.agent.health.BindFailedException when a server cannot bind and hard-fail is set
      */
     public static ProxyAgent start(Setup setup) {
+        BUILD.logVersion();
         ProxyAgent agent = new ProxyAgent(setup);
         try {
             agent.metricsServer.start();

@@ -1,10 +1,11 @@
 package io.winproxy.agent.kube;
 
+import io.fabric8.kubernetes.api.model.ListOptions;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Survives the API server going away (list and watch are retried with backoff for ever) and a mixed-version
  * control plane answering 503 or 404: the cached state is kept until a list succeeds, so a failure never turns
- * into "everything deleted".
+ * into "everything deleted". An outage is logged in a handful of lines by an {@link ApiServerMonitor}, which
+ * relists at once when the API server answers again.
  *
  * <p>Lifecycle: construct, {@link #start()}, {@link #close()}. Not restartable.
  */
@@ -34,41 +36,68 @@ public final class ClusterWatcher implements AutoCloseable {
     private final MappedInformer<EndpointSlice, ?> endpointSlices;
     private final MappedInformer<Node, ?> node;
     private final CountDownLatch synced = new CountDownLatch(2);
+    private final ApiServerMonitor monitor;
+    private final ApiTraffic traffic;
+    /** The probe of each kind during an outage: one object, from the API server's watch cache. */
+    private static final ListOptions PROBE = new ListOptionsBuilder().withLimit(1L).withResourceVersion("0").build();
 
-    /** Uses mappers that log their warnings. */
+    /** Uses mappers that log their warnings; API outages are seen from the informers' failures only. */
     public ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler) {
-        this(client, options, handler, new ServiceMapper(), new EndpointSliceMapper(), new NodeMapper());
+        this(client, options, handler, null);
+    }
+
+    /**
+     * Uses mappers that log their warnings.
+     *
+     * @param traffic the request outcomes of {@code client} (see {@link KubeClientFactory#create(KubeClientSettings,
+     *                ApiRequestListener)}), so that an outage of the watches is noticed too; null when unknown
+     */
+    public ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler,
+                          ApiTraffic traffic) {
+        this(client, options, handler, new ServiceMapper(), new EndpointSliceMapper(), new NodeMapper(), traffic);
     }
 
     public ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler,
                           ServiceMapper serviceMapper, EndpointSliceMapper sliceMapper, NodeMapper nodeMapper) {
+        this(client, options, handler, serviceMapper, sliceMapper, nodeMapper, null);
+    }
+
+    private ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler,
+                           ServiceMapper serviceMapper, EndpointSliceMapper sliceMapper, NodeMapper nodeMapper,
+                           ApiTraffic traffic) {
         this.options = options;
+        this.traffic = traffic;
+        this.monitor = new ApiServerMonitor(KubeClientFactory.redact(client.getMasterUrl().toString()));
         long resync = options.resyncPeriod().toMillis();
         String selector = options.labelSelector();
-        SharedIndexInformer<Service> serviceInformer = client.services().inAnyNamespace()
-                .withLabelSelector(selector).runnableInformer(resync);
-        SharedIndexInformer<EndpointSlice> sliceInformer = client.discovery().v1().endpointSlices().inAnyNamespace()
-                .withLabelSelector(selector).runnableInformer(resync);
-        SharedIndexInformer<Node> nodeInformer = client.nodes().withField("metadata.name", options.nodeName())
-                .runnableInformer(resync);
-        this.services = new MappedInformer<>("Services", serviceInformer, serviceMapper::map, handler::onService,
-                () -> {
+        var serviceQuery = client.services().inAnyNamespace().withLabelSelector(selector);
+        var sliceQuery = client.discovery().v1().endpointSlices().inAnyNamespace().withLabelSelector(selector);
+        var nodeQuery = client.nodes().withField("metadata.name", options.nodeName());
+        this.services = new MappedInformer<>("Services", () -> serviceQuery.runnableInformer(resync),
+                () -> serviceQuery.list(PROBE), serviceMapper::map, handler::onService, () -> {
                     handler.onServicesSynced();
                     synced.countDown();
-                });
-        this.endpointSlices = new MappedInformer<>("EndpointSlices", sliceInformer, sliceMapper::map,
-                handler::onEndpointSlice, () -> {
+                }, monitor);
+        this.endpointSlices = new MappedInformer<>("EndpointSlices", () -> sliceQuery.runnableInformer(resync),
+                () -> sliceQuery.list(PROBE), sliceMapper::map, handler::onEndpointSlice, () -> {
                     handler.onEndpointSlicesSynced();
                     synced.countDown();
-                });
-        this.node = new MappedInformer<>("Node " + options.nodeName(), nodeInformer, nodeMapper::map,
-                handler::onNode, handler::onNodeSynced);
+                }, monitor);
+        this.node = new MappedInformer<>("Node " + options.nodeName(), () -> nodeQuery.runnableInformer(resync),
+                () -> nodeQuery.list(PROBE), nodeMapper::map, handler::onNode, handler::onNodeSynced, monitor);
+        for (MappedInformer<?, ?> informer : List.of(services, endpointSlices, node)) {
+            monitor.register(informer);
+        }
     }
 
     /** Starts the informers in the background and returns at once; an unreachable API server is retried. */
     public void start() {
         logger.info("Watching Services and EndpointSlices with label selector \"{}\" and Node {} (resync {})",
                 options.labelSelector(), options.nodeName(), options.resyncPeriod());
+        if (traffic != null) {
+            traffic.add(monitor);
+        }
+        monitor.start();
         services.start();
         endpointSlices.start();
         node.start();
@@ -87,6 +116,10 @@ public final class ClusterWatcher implements AutoCloseable {
     /** Stops the informers; no callback starts after this returns (one in progress may finish). */
     @Override
     public void close() {
+        if (traffic != null) {
+            traffic.remove(monitor);
+        }
+        monitor.close();
         for (MappedInformer<?, ?> informer : List.of(services, endpointSlices, node)) {
             try {
                 informer.close();

@@ -3,13 +3,14 @@ package io.winproxy.agent.kube;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.io.File;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,11 +28,21 @@ public final class KubeClientFactory {
 
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
-    static final Duration WATCH_RECONNECT_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * The base of fabric8's reconnect backoff for informer lists and watches is drawn per client from this range.
+     * fabric8 doubles it after each failure up to 2^5 times the base (no jitter of its own), so the longest wait is
+     * 32 x base: at most 30 s, as client-go's reflector caps it. Drawing the base at random spreads the reconnects of
+     * nodes that lost the API server at the same moment, instead of having them all retry in lockstep.
+     */
+    static final Duration MIN_WATCH_RECONNECT_INTERVAL = Duration.ofMillis(600);
+    static final Duration MAX_WATCH_RECONNECT_INTERVAL = Duration.ofMillis(937);
+    /** fabric8's backoff exponent cap ({@code ExponentialBackoffIntervalCalculator}): at most 2^5 times the base. */
+    static final int FABRIC8_MAX_BACKOFF_FACTOR = 32;
 
     private final String userAgent;
     private final Function<String, String> env;
     private final Supplier<Collection<String>> defaultKubeconfigs;
+    private final LongUnaryOperator random;
 
     public KubeClientFactory() {
         this("winproxy");
@@ -39,7 +50,8 @@ public final class KubeClientFactory {
 
     /** @param userAgent sent as the HTTP User-Agent, e.g. "winproxy/0.1.0" */
     public KubeClientFactory(String userAgent) {
-        this(userAgent, System::getenv, Config::getKubeconfigFilenames);
+        this(userAgent, System::getenv, Config::getKubeconfigFilenames,
+                bound -> ThreadLocalRandom.current().nextLong(bound));
     }
 
     /**
@@ -48,9 +60,16 @@ public final class KubeClientFactory {
      *                           {@code ~/.kube/config})
      */
     KubeClientFactory(String userAgent, Function<String, String> env, Supplier<Collection<String>> defaultKubeconfigs) {
+        this(userAgent, env, defaultKubeconfigs, bound -> ThreadLocalRandom.current().nextLong(bound));
+    }
+
+    /** @param random returns a number in {@code [0, bound)} (the jitter of the reconnect backoff) */
+    KubeClientFactory(String userAgent, Function<String, String> env, Supplier<Collection<String>> defaultKubeconfigs,
+                      LongUnaryOperator random) {
         this.userAgent = userAgent;
         this.env = env;
         this.defaultKubeconfigs = defaultKubeconfigs;
+        this.random = random;
     }
 
     /**
@@ -60,10 +79,21 @@ public final class KubeClientFactory {
      *                             one-line message naming the flag
      */
     public KubernetesClient create(KubeClientSettings settings) {
+        return create(settings, ApiRequestListener.NOOP);
+    }
+
+    /**
+     * As {@link #create(KubeClientSettings)}, telling {@code requests} about every request the client sends (its
+     * status, or the failure when no answer came, and its latency): the source of the {@code rest_client_*} metrics
+     * and of {@link ApiServerMonitor}'s outage detection.
+     *
+     * @throws KubeClientException as {@link #create(KubeClientSettings)}
+     */
+    public KubernetesClient create(KubeClientSettings settings, ApiRequestListener requests) {
         Config config = loadConfig(settings);
         config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
         config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
-        config.setWatchReconnectInterval((int) WATCH_RECONNECT_INTERVAL.toMillis());
+        config.setWatchReconnectInterval((int) watchReconnectInterval().toMillis());
         config.setWatchReconnectLimit(-1);
         // No hidden per-request retries (fabric8's default is 10 with exponential backoff, about 100 s of silence
         // before an unreachable API server is reported). The informers retry for ever with their own backoff and
@@ -75,7 +105,7 @@ public final class KubeClientFactory {
         }
         KubernetesClientBuilder builder = new KubernetesClientBuilder()
                 .withConfig(config)
-                .withHttpClientFactory(new JdkHttpClientFactory());
+                .withHttpClientFactory(new MeteredHttpClientFactory(requests, System::nanoTime));
         if (settings.qps() > 0) {
             TokenBucket bucket = new TokenBucket(settings.qps(), settings.burst(), System::nanoTime);
             builder.withHttpClientBuilderConsumer(
@@ -84,6 +114,13 @@ public final class KubeClientFactory {
         logger.info("Kubernetes API server {} (configuration from {}, qps {}, burst {})", redact(config.getMasterUrl()),
                 describeSource(settings), settings.qps(), settings.burst());
         return builder.build();
+    }
+
+    /** A base interval in {@code [MIN, MAX]_WATCH_RECONNECT_INTERVAL}, drawn at random. */
+    Duration watchReconnectInterval() {
+        long min = MIN_WATCH_RECONNECT_INTERVAL.toMillis();
+        long span = MAX_WATCH_RECONNECT_INTERVAL.toMillis() - min + 1;
+        return Duration.ofMillis(min + random.applyAsLong(span));
     }
 
     private Config loadConfig(KubeClientSettings settings) {

@@ -3,68 +3,112 @@ package io.winproxy.agent.kube;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.time.Duration;
-import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One fabric8 informer whose objects are mapped to plain values before they reach a handler. Add, update and delete
- * (tombstones resolved) become {@code (previous, current)} pairs; updates that map to equal values (resyncs,
- * status-only changes the proxy does not read) are dropped. Exceptions from the mapper or the handler are logged,
- * never thrown into fabric8. List and watch failures are retried for ever with fabric8's backoff; a failed list
- * never produces deletions, because the cache is only replaced by a successful list.
+ * One kind watched through a fabric8 informer whose objects are mapped to plain values before they reach a handler.
+ * Add, update and delete (tombstones resolved) become {@code (previous, current)} pairs; updates that map to equal
+ * values (resyncs, status-only changes the proxy does not read) are dropped. Exceptions from the mapper or the
+ * handler are logged, never thrown into fabric8.
+ *
+ * <p>List and watch failures are retried for ever with fabric8's backoff and reported to the
+ * {@link ApiServerMonitor}, which logs the outage once; a failed list never produces deletions, because the cache is
+ * only replaced by a successful list. As a monitor {@link ApiServerMonitor.Target}, {@link #relist()} replaces the
+ * informer by a fresh one seeded with the current cache, which lists and watches at once: objects deleted meanwhile
+ * arrive as deletes, changed ones as updates, unchanged ones not at all.
  *
  * @param <T> the fabric8 type
  * @param <V> the plain value type
  */
-final class MappedInformer<T extends HasMetadata, V> implements ResourceEventHandler<T>, AutoCloseable {
+final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor.Target, AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(MappedInformer.class);
-    private static final Duration FAILURE_LOG_INTERVAL = Duration.ofSeconds(30);
 
     private final String kind;
-    private final SharedIndexInformer<T> informer;
+    private final Supplier<SharedIndexInformer<T>> informers;
+    private final Runnable probe;
     private final Function<T, Optional<V>> mapper;
     private final BiConsumer<V, V> handler;
+    private final ApiServerMonitor monitor;
     private final InitialListTracker initialList;
-    private final Object failureLogLock = new Object();
+    private volatile SharedIndexInformer<T> informer;
     private volatile boolean closed;
-    private Instant lastFailureLog = Instant.EPOCH;
-    private long failuresSinceLog;
 
     /**
-     * @param informer not yet started; this registers itself as its only handler
-     * @param onSynced runs once, after the initial list has been delivered to {@code handler}
+     * @param informers builds a new, not yet started informer of this kind (with its selectors) each call
+     * @param probe     one cheap list of this kind (limit 1) that throws when the API server cannot serve it
+     * @param onSynced  runs once, after the initial list has been delivered to {@code handler}
      */
-    MappedInformer(String kind, SharedIndexInformer<T> informer, Function<T, Optional<V>> mapper,
-                   BiConsumer<V, V> handler, Runnable onSynced) {
+    MappedInformer(String kind, Supplier<SharedIndexInformer<T>> informers, Runnable probe,
+                   Function<T, Optional<V>> mapper, BiConsumer<V, V> handler, Runnable onSynced,
+                   ApiServerMonitor monitor) {
         this.kind = kind;
-        this.informer = informer;
+        this.informers = informers;
+        this.probe = probe;
         this.mapper = mapper;
         this.handler = handler;
+        this.monitor = monitor;
         this.initialList = new InitialListTracker(() -> {
             logger.info("Initial list of {} delivered", kind);
             safely(onSynced, "synced callback");
         });
-        informer.addEventHandler(this);
-        informer.exceptionHandler(this::retryAfterException);
     }
 
     /** Starts list and watch in the background; returns at once. */
-    void start() {
-        informer.start().whenComplete((ignored, failure) -> {
+    synchronized void start() {
+        if (!closed && informer == null) {
+            run(informers.get());
+        }
+    }
+
+    @Override
+    public String kind() {
+        return kind;
+    }
+
+    @Override
+    public void probe() {
+        probe.run();
+    }
+
+    /** Replaces the informer by a fresh one seeded with the current cache; it lists and watches at once. */
+    @Override
+    public synchronized void relist() {
+        SharedIndexInformer<T> old = informer;
+        if (closed || old == null) {
+            return;
+        }
+        List<T> known = old.getStore().list();
+        SharedIndexInformer<T> fresh = informers.get();
+        fresh.initialState(known.stream());
+        old.stop();
+        run(fresh);
+        logger.debug("{} informer replaced to relist now ({} objects known)", kind, known.size());
+    }
+
+    private void run(SharedIndexInformer<T> next) {
+        next.addEventHandler(new Delivery(next));
+        next.exceptionHandler((started, failure) -> {
+            logger.debug("Listing/watching {} failed, retrying with backoff: {}", kind, failure.toString());
+            monitor.informerFailed(kind, failure);
+            return true;
+        });
+        informer = next;
+        next.start().whenComplete((ignored, failure) -> {
             if (failure != null) {
-                if (closed) {
-                    logger.debug("{} informer closed before its initial list completed", kind);
+                if (closed || informer != next) {
+                    logger.debug("{} informer stopped before its list completed", kind);
                 } else {
                     logger.error("{} informer stopped: {}", kind, failure.toString());
                 }
-            } else {
-                initialList.listed(informer.getStore().listKeys());
+            } else if (informer == next) {
+                initialList.listed(next.getStore().listKeys());
             }
         });
     }
@@ -73,25 +117,37 @@ final class MappedInformer<T extends HasMetadata, V> implements ResourceEventHan
         return initialList.isDone();
     }
 
-    @Override
-    public void onAdd(T obj) {
-        deliver(null, obj);
-    }
+    /** Hands one informer's notifications to the handler while that informer is the current one. */
+    private final class Delivery implements ResourceEventHandler<T> {
+        private final SharedIndexInformer<T> source;
 
-    @Override
-    public void onUpdate(T oldObj, T newObj) {
-        deliver(oldObj, newObj);
-    }
-
-    @Override
-    public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-        if (deletedFinalStateUnknown) {
-            logger.debug("{} {} deleted while the watch was down (last known state used)", kind, key(obj));
+        Delivery(SharedIndexInformer<T> source) {
+            this.source = source;
         }
-        deliver(obj, null);
+
+        @Override
+        public void onAdd(T obj) {
+            deliver(source, null, obj);
+        }
+
+        @Override
+        public void onUpdate(T oldObj, T newObj) {
+            deliver(source, oldObj, newObj);
+        }
+
+        @Override
+        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+            if (deletedFinalStateUnknown) {
+                logger.debug("{} {} deleted while the watch was down (last known state used)", kind, key(obj));
+            }
+            deliver(source, obj, null);
+        }
     }
 
-    private void deliver(T previous, T current) {
+    private void deliver(SharedIndexInformer<T> source, T previous, T current) {
+        if (source != informer) {
+            return; // a replaced informer's late notification; its successor reports the same state
+        }
         try {
             V prev = previous == null ? null : mapper.apply(previous).orElse(null);
             V cur = current == null ? null : mapper.apply(current).orElse(null);
@@ -115,27 +171,6 @@ final class MappedInformer<T extends HasMetadata, V> implements ResourceEventHan
                 : namespace + "/" + obj.getMetadata().getName();
     }
 
-    /** fabric8 asks whether to keep going after a list or watch failure: always, logging at most every 30 s. */
-    private boolean retryAfterException(boolean started, Throwable t) {
-        synchronized (failureLogLock) {
-            failuresSinceLog++;
-            Instant now = Instant.now();
-            if (Duration.between(lastFailureLog, now).compareTo(FAILURE_LOG_INTERVAL) >= 0) {
-                logger.warn("Listing/watching {} failed ({} failures since last report), retrying with backoff: {}",
-                        kind, failuresSinceLog, oneLine(t));
-                lastFailureLog = now;
-                failuresSinceLog = 0;
-            }
-        }
-        return true;
-    }
-
-    private static String oneLine(Throwable t) {
-        String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
-    }
-
     private void safely(Runnable r, String what) {
         try {
             r.run();
@@ -145,8 +180,10 @@ final class MappedInformer<T extends HasMetadata, V> implements ResourceEventHan
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         closed = true;
-        informer.close();
+        if (informer != null) {
+            informer.close();
+        }
     }
 }

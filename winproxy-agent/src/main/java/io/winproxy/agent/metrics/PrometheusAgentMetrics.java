@@ -7,6 +7,8 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.winproxy.agent.health.HealthJson;
+import io.winproxy.agent.kube.ApiRequest;
+import io.winproxy.agent.kube.ApiRequestListener;
 import io.winproxy.policy.model.IpFamily;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,9 +27,14 @@ import java.util.regex.Pattern;
  * set for kernelspace mode with upstream's names, types, help texts (with the {@code [ALPHA]} stability prefix),
  * buckets and the newest label set ({@code ip_family}), plus winproxy's HNS metrics.
  *
+ * <p>With a {@link BuildInfo} it also serves the generic component metrics kube-proxy's dashboards read
+ * ({@code process_*}, {@code jvm_*} in place of {@code go_*}, {@code go_goroutines}, {@code kubernetes_build_info}),
+ * and as an {@link ApiRequestListener} client-go's {@code rest_client_requests_total} and
+ * {@code rest_client_request_duration_seconds} from the Kubernetes client's requests.
+ *
  * <p>Thread-safe. {@link #write(OutputStream)} renders the Prometheus text format (version 0.0.4).
  */
-public final class PrometheusAgentMetrics implements AgentMetrics {
+public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestListener {
 
     /** Content type of {@link #write}. */
     public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
@@ -54,7 +61,10 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
     private final Histogram hnsCallDuration;
     private final Gauge loadBalancers;
     private final Gauge servicePortsFailed;
+    private final Counter restClientRequests;
+    private final Histogram restClientDuration;
 
+    /** kube-proxy's and winproxy's own metrics, and the {@code rest_client_*} ones. */
     public PrometheusAgentMetrics() {
         syncDuration = Histogram.builder().name("kubeproxy_sync_proxy_rules_duration_seconds")
                 .help(alpha("SyncProxyRules latency in seconds")).classicOnly()
@@ -94,7 +104,26 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
                 .labelNames("ownership").register(registry);
         servicePortsFailed = Gauge.builder().name("winproxy_service_ports_failed")
                 .help("Service ports whose HNS programming failed in the last sync").register(registry);
+        restClientRequests = Counter.builder().name("rest_client_requests_total")
+                .help(alpha("Number of HTTP requests, partitioned by status code, method, and host."))
+                .labelNames("code", "method", "host").register(registry);
+        restClientDuration = Histogram.builder().name("rest_client_request_duration_seconds")
+                .help(alpha("Request latency in seconds. Broken down by verb, and host.")).classicOnly()
+                .classicUpperBounds(REST_CLIENT_BUCKETS).labelNames("verb", "host").register(registry);
     }
+
+    /**
+     * As {@link #PrometheusAgentMetrics()}, plus the process, JVM and build metrics of this process (the agent's
+     * {@code /metrics}).
+     */
+    public PrometheusAgentMetrics(BuildInfo build) {
+        this();
+        RuntimeMetrics.register(registry, build, RuntimeMetrics.isWindows(System.getProperty("os.name")),
+                Win32Process::load);
+    }
+
+    /** client-go's buckets of {@code rest_client_request_duration_seconds}. */
+    static final double[] REST_CLIENT_BUCKETS = {0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60};
 
     /**
      * The buckets of {@code kubeproxy_network_programming_duration_seconds}: {@code 0}, {@code 0.25}, {@code 0.5},
@@ -213,6 +242,19 @@ public final class PrometheusAgentMetrics implements AgentMetrics {
     @Override
     public void servicePortsFailed(int count) {
         servicePortsFailed.set(count);
+    }
+
+    /**
+     * One request of the Kubernetes client: counted by code, method and host as client-go does (code
+     * {@code <error>} when no answer came). Its latency (until the answer's headers) is observed by verb and host,
+     * except for watches, whose answer is a stream that stays open for minutes.
+     */
+    @Override
+    public void completed(ApiRequest request) {
+        restClientRequests.labelValues(request.code(), request.method(), request.host()).inc();
+        if (!request.watch()) {
+            restClientDuration.labelValues(request.method(), request.host()).observe(seconds(request.latency()));
+        }
     }
 
     private static String alpha(String help) {

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.ExponentialBackoffIntervalCalculator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +31,27 @@ class KubeClientFactoryTest {
                     .as("failures reach the informers at once, which retry and log them").isZero();
             assertThat(client.getHttpClient().getClass().getName()).contains("jdkhttp");
         }
+    }
+
+    @Test
+    void theReconnectBackoffIsCappedAtThirtySecondsAndItsBaseIsDrawnAtRandom() {
+        KubeClientFactory lowest = new KubeClientFactory("t", name -> null, List::of, bound -> 0);
+        KubeClientFactory highest = new KubeClientFactory("t", name -> null, List::of, bound -> bound - 1);
+
+        for (KubeClientFactory f : List.of(lowest, highest, factory)) {
+            try (KubernetesClient client = f.create(KubeClientSettings.forMaster("http://127.0.0.1:6443"))) {
+                // fabric8's own calculator, as its informers and watch managers build it from this configuration
+                var backoff = new ExponentialBackoffIntervalCalculator(
+                        client.getConfiguration().getWatchReconnectInterval(), -1);
+                List<Long> waits = IntStream.range(0, 12).mapToObj(i -> backoff.nextReconnectInterval()).toList();
+                assertThat(waits).allSatisfy(w -> assertThat(w).isLessThanOrEqualTo(30_000));
+                assertThat(waits.get(11)).as("the cap is reached").isGreaterThanOrEqualTo(19_200);
+            }
+        }
+        assertThat(lowest.watchReconnectInterval()).isEqualTo(Duration.ofMillis(600));
+        assertThat(highest.watchReconnectInterval()).isEqualTo(Duration.ofMillis(937));
+        assertThat(IntStream.range(0, 50).mapToObj(i -> factory.watchReconnectInterval()).distinct().count())
+                .as("jitter: nodes do not share one schedule").isGreaterThan(5);
     }
 
     @Test

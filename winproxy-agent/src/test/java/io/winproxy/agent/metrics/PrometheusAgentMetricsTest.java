@@ -3,9 +3,12 @@ package io.winproxy.agent.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
+import io.winproxy.agent.kube.ApiRequest;
 import io.winproxy.policy.model.IpFamily;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -272,6 +275,66 @@ class PrometheusAgentMetricsTest {
 
     private static double value(Map<String, PrometheusTextParser.Family> families, String name) {
         return families.get(name).value(name, Map.of());
+    }
+
+    @Test
+    void apiRequestsAreCountedAsClientGoCountsThemAndOnlyNonWatchRequestsAreTimed() throws IOException {
+        URI list = URI.create("https://10.0.0.1:6443/api/v1/services?labelSelector=x");
+        URI watch = URI.create("https://10.0.0.1:6443/api/v1/services?watch=true&resourceVersion=5");
+        metrics.completed(new ApiRequest("GET", list, 200, null, Duration.ofMillis(20), false));
+        metrics.completed(new ApiRequest("GET", list, 503, null, Duration.ofMillis(3), false));
+        metrics.completed(new ApiRequest("GET", watch, 101, null, Duration.ofMillis(9), true));
+        metrics.completed(new ApiRequest("POST", list, 0, new ConnectException("refused"), Duration.ofSeconds(2),
+                false));
+
+        Map<String, PrometheusTextParser.Family> families = scrape();
+
+        PrometheusTextParser.Family requests = families.get("rest_client_requests_total");
+        assertThat(requests.type()).isEqualTo("counter");
+        assertThat(requests.help()).isEqualTo("[ALPHA] Number of HTTP requests, partitioned by status code, "
+                + "method, and host.");
+        assertThat(requests.samples()).extracting(PrometheusTextParser.Sample::labels).containsExactlyInAnyOrder(
+                Map.of("code", "200", "method", "GET", "host", "10.0.0.1:6443"),
+                Map.of("code", "503", "method", "GET", "host", "10.0.0.1:6443"),
+                Map.of("code", "101", "method", "GET", "host", "10.0.0.1:6443"),
+                Map.of("code", "<error>", "method", "POST", "host", "10.0.0.1:6443"));
+        PrometheusTextParser.Family duration = families.get("rest_client_request_duration_seconds");
+        assertThat(duration.samples("rest_client_request_duration_seconds_bucket",
+                Map.of("verb", "GET", "host", "10.0.0.1:6443"))).extracting(s -> s.labels().get("le"))
+                .containsExactly("0.005", "0.025", "0.1", "0.25", "0.5", "1", "2", "4", "8", "15", "30", "60",
+                        "+Inf");
+        assertThat(duration.value("rest_client_request_duration_seconds_count",
+                Map.of("verb", "GET", "host", "10.0.0.1:6443"))).as("the watch is not timed").isEqualTo(2);
+        assertThat(duration.value("rest_client_request_duration_seconds_bucket",
+                Map.of("verb", "GET", "host", "10.0.0.1:6443", "le", "0.005"))).isEqualTo(1);
+        assertThat(duration.value("rest_client_request_duration_seconds_count",
+                Map.of("verb", "POST", "host", "10.0.0.1:6443"))).isEqualTo(1);
+    }
+
+    @Test
+    void withBuildInfoTheProcessJvmAndBuildMetricsOfTheDashboardsAreServed() throws IOException {
+        PrometheusAgentMetrics agent = new PrometheusAgentMetrics(
+                new BuildInfo("v1.33.0", "0.1.0", "17.0.15", "Debian", "windows/amd64"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        agent.write(out);
+        Map<String, PrometheusTextParser.Family> families =
+                PrometheusTextParser.parse(out.toString(StandardCharsets.UTF_8));
+
+        assertThat(families).containsKeys("process_cpu_seconds_total", "process_resident_memory_bytes",
+                "process_virtual_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds",
+                "jvm_memory_used_bytes", "jvm_threads_current", "jvm_gc_collection_seconds", "go_goroutines");
+        assertThat(families.get("process_resident_memory_bytes").value("process_resident_memory_bytes", Map.of()))
+                .isPositive();
+        assertThat(families.get("go_goroutines").value("go_goroutines", Map.of())).isPositive();
+        PrometheusTextParser.Family build = families.get("kubernetes_build_info");
+        assertThat(build.type()).isEqualTo("gauge");
+        assertThat(build.samples()).singleElement().satisfies(sample -> {
+            assertThat(sample.value()).isEqualTo(1);
+            assertThat(sample.labels()).containsExactlyInAnyOrderEntriesOf(Map.of("major", "1", "minor", "33",
+                    "git_version", "v1.33.0", "git_commit", "winproxy-0.1.0", "git_tree_state", "clean",
+                    "build_date", "", "go_version", "java17.0.15", "compiler", "winproxy",
+                    "platform", "windows/amd64"));
+        });
     }
 
     private Map<String, PrometheusTextParser.Family> scrape() throws IOException {

@@ -1,0 +1,120 @@
+package io.winproxy.agent.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.winproxy.agent.demo.EmbeddedApiServer;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The watcher through an API server outage: a loopback TCP proxy in front of fabric8's CRUD mock server is stopped
+ * (connection refused) or its connections are cut while the server answers 503 (a control plane being upgraded).
+ * Counts winproxy's own log lines (loggers under {@code io.winproxy}) at INFO and above; fabric8's are not counted.
+ */
+class ApiOutageIT {
+    private static final String AGENT = "winproxy-outage-it";
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final FaultInjectingDispatcher dispatcher = new FaultInjectingDispatcher();
+    private final RecordingHandler handler = new RecordingHandler();
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger winproxyLogger = (Logger) LoggerFactory.getLogger("io.winproxy");
+    private EmbeddedApiServer server;
+    private LoopbackTcpProxy proxy;
+    private KubernetesClient client;
+    private ClusterWatcher watcher;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = EmbeddedApiServer.start(0, dispatcher);
+        proxy = new LoopbackTcpProxy(server.port()).start();
+        server.client().resource(service("before", "10.96.0.10")).create();
+        ApiTraffic traffic = new ApiTraffic();
+        client = new KubeClientFactory(AGENT).create(KubeClientSettings.forMaster(proxy.url()), traffic);
+        watcher = new ClusterWatcher(client, WatchOptions.forNode("win-node-1"), handler, traffic);
+        watcher.start();
+        assertThat(watcher.awaitSynced(TIMEOUT)).isTrue();
+        Eventually.await(TIMEOUT, "node synced", () -> handler.has(c -> c.what().equals("nodeSynced")));
+        log.start();
+        winproxyLogger.addAppender(log);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        winproxyLogger.detachAppender(log);
+        watcher.close();
+        client.close();
+        proxy.close();
+        server.close();
+    }
+
+    @Test
+    void aFifteenSecondOutageIsTwoLinesAndAChangeMadeDuringItArrivesSecondsAfterRecovery() throws Exception {
+        proxy.stop();
+        Thread.sleep(2000);
+        server.client().resource(service("during", "10.96.0.11")).create();
+        Thread.sleep(13_000);
+        assertThat(handler.has(c -> c.name().equals("default/during"))).isFalse();
+
+        proxy.start();
+        long recovered = System.nanoTime();
+        Eventually.await(TIMEOUT, "the Service created during the outage",
+                () -> handler.has(c -> c.name().equals("default/during")));
+        Duration lag = Duration.ofNanos(System.nanoTime() - recovered);
+        Thread.sleep(2000);
+
+        List<String> lines = lines();
+        assertThat(lines).as("winproxy's lines: %s", lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("WARN Cannot reach the API server " + proxy.url() + "/: connection "
+                + "refused").endsWith("Services and EndpointSlices are served from the last known state");
+        assertThat(lines.get(1)).startsWith("INFO The API server " + proxy.url() + "/ answers again after 1")
+                .contains("relisting Services, EndpointSlices, Node win-node-1 now");
+        assertThat(lag).as("not waiting out fabric8's backoff (up to 30 s)").isLessThan(Duration.ofSeconds(8));
+        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+    }
+
+    @Test
+    void aControlPlaneAnswering503AfterCuttingTheWatchesIsOneLineNamingTheAnswerAndOneOnRecovery()
+            throws Exception {
+        dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(AGENT), 503);
+        proxy.dropConnections();
+        Eventually.await(TIMEOUT, "503 answers", () -> dispatcher.faultsServed() >= 3);
+        server.client().resource(service("during", "10.96.0.11")).create();
+        Thread.sleep(8000);
+
+        dispatcher.heal();
+        long healed = System.nanoTime();
+        Eventually.await(TIMEOUT, "the Service created during the 503 window",
+                () -> handler.has(c -> c.name().equals("default/during")));
+        Duration lag = Duration.ofNanos(System.nanoTime() - healed);
+        Thread.sleep(2000);
+
+        List<String> lines = lines();
+        assertThat(lines).as("winproxy's lines: %s", lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("WARN The API server " + proxy.url() + "/ answers 503");
+        assertThat(lines.get(1)).startsWith("INFO The API server " + proxy.url() + "/ answers again after");
+        assertThat(lag).isLessThan(Duration.ofSeconds(8));
+        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+    }
+
+    private List<String> lines() {
+        return log.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+                .map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+    }
+
+    private static io.fabric8.kubernetes.api.model.Service service(String name, String clusterIp) {
+        return new ServiceBuilder().withNewMetadata().withNamespace("default").withName(name).endMetadata()
+                .withNewSpec().withClusterIP(clusterIp).addNewPort().withName("http").withPort(80).endPort()
+                .endSpec().build();
+    }
+}

@@ -1,0 +1,188 @@
+package io.winproxy.agent.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+class ApiServerMonitorTest {
+    private static final String SERVER = "https://10.0.0.1:6443/";
+
+    private final MutableClock clock = new MutableClock();
+    private final FakeTarget services = new FakeTarget("Services");
+    private final FakeTarget slices = new FakeTarget("EndpointSlices");
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger logger = (Logger) LoggerFactory.getLogger(ApiServerMonitor.class);
+    private ApiServerMonitor monitor;
+
+    @BeforeEach
+    void setUp() {
+        log.start();
+        logger.addAppender(log);
+        monitor = new ApiServerMonitor(SERVER, clock, Duration.ofSeconds(5), Duration.ofMinutes(1), () -> 0.5);
+        monitor.register(services);
+        monitor.register(slices);
+    }
+
+    @AfterEach
+    void tearDown() {
+        logger.detachAppender(log);
+    }
+
+    @Test
+    void anOutageIsOneLineAReminderAMinuteAndOneLineWhenItEndsFollowedByARelist() {
+        for (int i = 0; i < 50; i++) {
+            monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/services?watch=true"), 0,
+                    new ConnectException("Connection refused"), Duration.ofMillis(1), true));
+            monitor.informerFailed("EndpointSlices", new KubernetesClientException("boom", new ConnectException()));
+        }
+        assertThat(monitor.inOutage()).isTrue();
+        services.failing = true;
+        for (int s = 0; s < 75; s++) {
+            clock.advance(Duration.ofSeconds(1));
+            monitor.tick();
+        }
+        assertThat(services.probes).as("one probe every 5 s").isBetween(14, 16);
+        services.failing = false;
+        clock.advance(Duration.ofSeconds(5));
+        monitor.tick();
+
+        assertThat(lines()).containsExactly(
+                "WARN Cannot reach the API server https://10.0.0.1:6443/: connection refused "
+                        + "(GET /api/v1/services); Services and EndpointSlices are served from the last known state",
+                "WARN The API server https://10.0.0.1:6443/ has been unavailable for 1m00s: connection refused "
+                        + "(listing Services); Services and EndpointSlices are served from the last known state",
+                "INFO The API server https://10.0.0.1:6443/ answers again after 1m20s; relisting Services, "
+                        + "EndpointSlices now");
+        assertThat(monitor.inOutage()).isFalse();
+        assertThat(services.relists).isEqualTo(1);
+        assertThat(slices.relists).isEqualTo(1);
+    }
+
+    @Test
+    void aFailingApiOfAMixedVersionControlPlaneKeepsTheOutageUntilEveryKindListsAgain() {
+        monitor.informerFailed("EndpointSlices", new KubernetesClientException(new StatusBuilder().withCode(404)
+                .withReason("NotFound").build()));
+        slices.failing = true;
+        for (int s = 0; s < 30; s++) {
+            clock.advance(Duration.ofSeconds(1));
+            monitor.tick();
+        }
+        assertThat(monitor.inOutage()).isTrue();
+        assertThat(services.relists).isZero();
+        slices.failing = false;
+        clock.advance(Duration.ofSeconds(6));
+        monitor.tick();
+
+        assertThat(lines()).hasSize(2);
+        assertThat(lines().get(0)).isEqualTo("WARN The API server https://10.0.0.1:6443/ answers 404 (NotFound) "
+                + "(listing/watching EndpointSlices); Services and EndpointSlices are served from the last known state");
+        assertThat(lines().get(1)).startsWith("INFO The API server https://10.0.0.1:6443/ answers again after 36s");
+    }
+
+    @Test
+    void successfulRequests4xxAnswersOtherThanAWatch404AndWritesThatFailDoNotStartAnOutage() {
+        monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/services"), 200, null, Duration.ZERO,
+                false));
+        monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/namespaces/a/services/b"), 404, null,
+                Duration.ZERO, false));
+        monitor.completed(new ApiRequest("POST", URI.create(SERVER + "api/v1/namespaces/a/events"), 403, null,
+                Duration.ZERO, false));
+
+        assertThat(monitor.inOutage()).isFalse();
+        assertThat(lines()).isEmpty();
+
+        monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/services?watch=true"), 503, null,
+                Duration.ZERO, true));
+        assertThat(lines()).containsExactly("WARN The API server https://10.0.0.1:6443/ answers 503 to GET "
+                + "/api/v1/services; Services and EndpointSlices are served from the last known state");
+    }
+
+    @Test
+    void failuresAreDescribedInAFewWords() {
+        assertThat(ApiServerMonitor.describe(new KubernetesClientException("x", new ConnectException("refused"))))
+                .isEqualTo("connection refused");
+        assertThat(ApiServerMonitor.describe(new HttpTimeoutException("request timed out"))).isEqualTo("timed out");
+        assertThat(ApiServerMonitor.describe(new KubernetesClientException("Failure executing: GET", 503,
+                new StatusBuilder().withCode(503).withReason("ServiceUnavailable").build())))
+                .isEqualTo("answers 503 (ServiceUnavailable)");
+        assertThat(ApiServerMonitor.describe(new IllegalStateException("first\nsecond"))).isEqualTo("first");
+        assertThat(ApiServerMonitor.format(Duration.ofSeconds(3725))).isEqualTo("1h02m05s");
+    }
+
+    private List<String> lines() {
+        List<String> lines = new ArrayList<>();
+        for (ILoggingEvent e : log.list) {
+            lines.add(e.getLevel() + " " + e.getFormattedMessage());
+        }
+        return lines;
+    }
+
+    private static final class FakeTarget implements ApiServerMonitor.Target {
+        private final String kind;
+        volatile boolean failing;
+        int probes;
+        int relists;
+
+        FakeTarget(String kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public String kind() {
+            return kind;
+        }
+
+        @Override
+        public void probe() {
+            probes++;
+            if (failing) {
+                throw new KubernetesClientException("x", new ConnectException("Connection refused"));
+            }
+        }
+
+        @Override
+        public void relist() {
+            relists++;
+        }
+    }
+
+    private static final class MutableClock extends Clock {
+        private Instant now = Instant.parse("2024-05-01T10:00:00Z");
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
