@@ -8,6 +8,7 @@ import io.winproxy.agent.health.ServiceHealthServer;
 import io.winproxy.agent.kube.ClusterEventHandler;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.policy.desired.PolicyWarning;
 import io.winproxy.policy.model.EndpointSliceInfo;
@@ -81,6 +82,10 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private final AtomicBoolean changeRequested = new AtomicBoolean();
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
     private final Set<String> reportedFailures = new HashSet<>();
+    private final Duration retryPeriod;
+    /** When HNS started to be unavailable (the first failed sync of an outage), or null. */
+    private Instant hnsUnavailableSince;
+    private int failedSyncsWhileUnavailable;
     private long sequence;
 
     /**
@@ -103,6 +108,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         this.families = List.copyOf(families);
         this.nodeName = Objects.requireNonNull(nodeName);
         this.onSync = onSync == null ? r -> { } : onSync;
+        this.retryPeriod = timing.retryPeriod();
         this.runner = new BoundedFrequencyRunner("sync-runner", this::syncOnce, timing.minSyncPeriod(),
                 timing.retryPeriod(), timing.syncPeriod(), scheduler);
     }
@@ -206,6 +212,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             boolean periodic = !changeRequested.getAndSet(false);
             ObservedState observed = dataplane.observe(periodic);
             long observedAt = System.nanoTime();
+            hnsAvailable();
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
             PolicySnapshot snapshot = policy.compute(host);
             long computedAt = System.nanoTime();
@@ -250,13 +257,44 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             logger.warn("{}; waiting for it (the CNI creates it)", e.getMessage());
             return false;
         } catch (HnsException e) {
-            logger.warn("HNS call failed: {}; retrying", e.getMessage());
+            hnsFailed(e);
             return false;
         } finally {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             for (IpFamily family : families) {
                 metrics.syncDuration(family, took);
             }
+        }
+    }
+
+    /**
+     * A sync stopped by an HNS error. Nothing is forgotten or deleted because of it (the journal, ownership and
+     * observed caches stay as they are; an error is never taken as "not found"), and the runner retries. An outage
+     * (HNS stopped, restarting or unreachable) is logged once when it starts, then at debug level, and once when it
+     * ends.
+     */
+    private void hnsFailed(HnsException e) {
+        if (!e.isServiceUnavailable()) {
+            logger.warn("HNS call failed: {}; keeping all state, retrying in {}s", e.getMessage(),
+                    retryPeriod.toSeconds());
+            return;
+        }
+        failedSyncsWhileUnavailable++;
+        if (hnsUnavailableSince == null) {
+            hnsUnavailableSince = clock.instant();
+            logger.warn("HNS is unavailable ({} failed: {}); keeping all state, retrying every {}s", e.operation(),
+                    HResults.describe(e.hresult()), retryPeriod.toSeconds());
+        } else {
+            logger.debug("HNS still unavailable: {}", e.getMessage());
+        }
+    }
+
+    private void hnsAvailable() {
+        if (hnsUnavailableSince != null) {
+            logger.info("HNS is available again after {}s ({} failed syncs); reconciling",
+                    Duration.between(hnsUnavailableSince, clock.instant()).toSeconds(), failedSyncsWhileUnavailable);
+            hnsUnavailableSince = null;
+            failedSyncsWhileUnavailable = 0;
         }
     }
 
