@@ -246,8 +246,8 @@ public final class HnsDataplane {
             journal.vanishedRemoteEndpoint(owned);
         }
         if (!gone.isEmpty()) {
-            logger.info("{} owned remote endpoint(s) are gone from HNS; remembered for {} in case HNS restores them, "
-                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION);
+            logger.info("{} owned remote endpoint(s) are gone from HNS; remembered for {}m in case HNS restores them, "
+                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
         }
         int readopted = 0;
         for (String id : ids) {
@@ -313,8 +313,8 @@ public final class HnsDataplane {
             journal.vanishedLoadBalancer(owned);
         }
         if (!gone.isEmpty()) {
-            logger.info("{} owned load balancer(s) are gone from HNS; remembered for {} in case HNS restores them, "
-                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION);
+            logger.info("{} owned load balancer(s) are gone from HNS; remembered for {}m in case HNS restores them, "
+                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
         }
         int readopted = 0;
         for (String id : ids) {
