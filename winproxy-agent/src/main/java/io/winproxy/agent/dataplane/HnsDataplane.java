@@ -58,6 +58,7 @@ public final class HnsDataplane {
     private final OwnershipJournal journal;
     private final DriftSampler drift;
     private final PlanExecutor executor;
+    private final LongSupplier nanoTime;
     private String sourceVip = "";
 
     private HostComputeNetwork network;
@@ -109,6 +110,7 @@ public final class HnsDataplane {
         this.networkName = networkName;
         this.journal = journal;
         this.drift = new DriftSampler(drift.period(), drift.readsPerSync(), nanoTime);
+        this.nanoTime = nanoTime;
         this.executor = new PlanExecutor(hns, journal, new ObjectBackoff(Duration.ofSeconds(1),
                 maxBackoff(syncPeriod), nanoTime), newId, hns.capabilities().modifyLoadBalancer(), this);
     }
@@ -444,12 +446,25 @@ public final class HnsDataplane {
      * @throws IllegalStateException when called before {@link #observe}
      */
     public ApplyResult apply(Plan plan) {
+        return apply(plan, null);
+    }
+
+    /**
+     * Executes the plan's steps, most urgent first; with a {@code bound}, the steps not started when it has passed
+     * are left for the next sync ({@link ApplyResult#partial()}).
+     *
+     * @param bound how long the apply may take (null: no bound)
+     * @throws IllegalStateException when called before {@link #observe}
+     */
+    public ApplyResult apply(Plan plan, Duration bound) {
         if (network == null) {
             throw new IllegalStateException("apply before observe");
         }
         List<ObservedEndpoint> observed = lastObserved;
         lastObserved = List.of();
-        return executor.apply(plan, network.id(), observed);
+        long start = nanoTime.getAsLong();
+        long deadline = bound == null ? start + Long.MAX_VALUE / 2 : start + bound.toNanos();
+        return executor.apply(plan, network.id(), observed, deadline, nanoTime);
     }
 
     // ---- callbacks of the executor: keep the host model current without re-reading it -----------------------

@@ -15,6 +15,7 @@ import io.winproxy.policy.plan.Fingerprints;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanPriority;
 import io.winproxy.policy.plan.PlanStep;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,11 +92,18 @@ final class PlanExecutor {
         int deleted;
         int adopted;
         int writes;
+        int ran;
         final List<ApplyResult.StepFailure> failures = new ArrayList<>();
         final List<String> deferred = new ArrayList<>();
     }
 
-    ApplyResult apply(Plan plan, String network, List<ObservedEndpoint> endpoints) {
+    /**
+     * Executes the plan's steps, most urgent first ({@link PlanPriority}). When {@code deadlineNanos} (of
+     * {@code nanoTime}) passes, the steps not started yet are left for the next chunk ({@link ApplyResult#remaining});
+     * at least one step always runs.
+     */
+    ApplyResult apply(Plan plan, String network, List<ObservedEndpoint> endpoints, long deadlineNanos,
+                      LongSupplier nanoTime) {
         if (plan.steps().isEmpty()) {
             // Nothing to write; the journal may still hold what the observe forgot (objects gone from HNS).
             Counters c = new Counters();
@@ -106,17 +115,27 @@ final class PlanExecutor {
         this.observedEndpoints = endpoints;
         this.current = plan;
         Counters c = new Counters();
-        List<PlanStep> steps = plan.steps();
+        List<PlanStep> steps = PlanPriority.order(plan.steps());
         unavailableInARow = 0;
+        int remaining = 0;
         try {
-            for (int from = 0; from < steps.size(); from += CHUNK) {
+            for (int from = 0; from < steps.size() && remaining == 0; from += CHUNK) {
                 List<PlanStep> chunk = steps.subList(from, Math.min(steps.size(), from + CHUNK));
                 List<PlanStep> runnable = reserve(chunk, c);
                 flush(c);
-                for (PlanStep step : runnable) {
+                for (int i = 0; i < runnable.size(); i++) {
+                    PlanStep step = runnable.get(i);
                     if (hnsUnavailable()) {
                         postpone(step, c);
+                    } else if (c.ran > 0 && nanoTime.getAsLong() - deadlineNanos > 0) {
+                        // The bound is reached: what has not started waits for the next chunk.
+                        for (PlanStep left : runnable.subList(i, runnable.size())) {
+                            unreserveUnrun(left);
+                        }
+                        remaining = steps.size() - from - chunk.size() + runnable.size() - i;
+                        break;
                     } else {
+                        c.ran++;
                         run(step, c);
                     }
                 }
@@ -136,7 +155,8 @@ final class PlanExecutor {
             }
             flush(c);
         }
-        return new ApplyResult(c.created, c.modified, c.deleted, c.adopted, c.writes, c.failures, c.deferred);
+        return new ApplyResult(c.created, c.modified, c.deleted, c.adopted, c.writes, c.failures, c.deferred,
+                remaining);
     }
 
     /** The steps of a chunk that may run now; records the objects they will create (write-ahead). */
@@ -191,6 +211,13 @@ final class PlanExecutor {
     /** A step not run because HNS is unavailable: deferred; an ID reserved for it goes back to the vanished ones. */
     private void postpone(PlanStep step, Counters c) {
         c.deferred.add(step.op() + " " + PlanSteps.objectOf(step));
+        String id = reserved.remove(step);
+        if (id != null) {
+            unreserve(step, id);
+        }
+    }
+
+    private void unreserveUnrun(PlanStep step) {
         String id = reserved.remove(step);
         if (id != null) {
             unreserve(step, id);
@@ -531,12 +558,12 @@ final class PlanExecutor {
         }
     }
 
-    /** A backend list for a log line: at most 8 IPs, then the count of the others. */
+    /** A backend list for a log line: up to 8 IPs listed, a longer list summarised as its size ("1000 backends"). */
     static String summary(List<String> ips) {
         if (ips.size() <= 8) {
             return ips.toString();
         }
-        return ips.subList(0, 8).toString().replace("]", ", ... " + (ips.size() - 8) + " more]");
+        return ips.size() + " backends";
     }
 
     static OwnershipJournal.LoadBalancerEntry entry(DesiredLoadBalancer lb, String fingerprint) {

@@ -3,6 +3,7 @@ package io.winproxy.agent.sync;
 import io.winproxy.agent.dataplane.ApplyResult;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.HnsNetworkNotFoundException;
+import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.health.ServiceHealthServer;
 import io.winproxy.agent.kube.ClusterEventHandler;
@@ -47,9 +48,19 @@ import org.slf4j.LoggerFactory;
 public final class ProxySyncLoop implements ClusterEventHandler {
     private static final Logger logger = LoggerFactory.getLogger(ProxySyncLoop.class);
 
-    /** Timing of the runner: at most every {@code minSyncPeriod}, at least every {@code syncPeriod}. */
-    public record Timing(Duration minSyncPeriod, Duration retryPeriod, Duration syncPeriod) {
-        /** kube-proxy's periods, retrying a failed sync after {@code min(syncPeriod, max(minSyncPeriod, 5 s))}. */
+    /**
+     * Timing of the runner: at most every {@code minSyncPeriod}, at least every {@code syncPeriod}; an apply stops
+     * starting steps after {@code applyBound} and the next sync, right after, continues (a bounded sync).
+     */
+    public record Timing(Duration minSyncPeriod, Duration retryPeriod, Duration syncPeriod, Duration applyBound) {
+        public Timing(Duration minSyncPeriod, Duration retryPeriod, Duration syncPeriod) {
+            this(minSyncPeriod, retryPeriod, syncPeriod, applyBoundFor(syncPeriod));
+        }
+
+        /**
+         * kube-proxy's periods, retrying a failed sync after {@code min(syncPeriod, max(minSyncPeriod, 5 s))}; the
+         * apply bound is half the health timeout ({@link #applyBoundFor}).
+         */
         public static Timing of(Duration minSyncPeriod, Duration syncPeriod) {
             Duration retry = Duration.ofSeconds(5);
             if (retry.compareTo(minSyncPeriod) < 0) {
@@ -58,7 +69,16 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             if (retry.compareTo(syncPeriod) > 0) {
                 retry = syncPeriod;
             }
-            return new Timing(minSyncPeriod, retry, syncPeriod);
+            return new Timing(minSyncPeriod, retry, syncPeriod, applyBoundFor(syncPeriod));
+        }
+
+        /**
+         * Half the health timeout ({@link ProxierHealth#timeoutForSyncPeriod}, {@code 2 x syncPeriod}), so
+         * {@code syncPeriod}: a change queued while one chunk runs is applied (or the next chunk reports progress)
+         * well before {@code /healthz} would call it stale.
+         */
+        public static Duration applyBoundFor(Duration syncPeriod) {
+            return ProxierHealth.timeoutForSyncPeriod(syncPeriod).dividedBy(2);
         }
     }
 
@@ -83,6 +103,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
     private final Set<String> reportedFailures = new HashSet<>();
     private final Duration retryPeriod;
+    private final Duration applyBound;
     /** When HNS started to be unavailable (the first failed sync of an outage), or null. */
     private Instant hnsUnavailableSince;
     private int failedSyncsWhileUnavailable;
@@ -109,6 +130,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         this.nodeName = Objects.requireNonNull(nodeName);
         this.onSync = onSync == null ? r -> { } : onSync;
         this.retryPeriod = timing.retryPeriod();
+        this.applyBound = timing.applyBound();
         this.runner = new BoundedFrequencyRunner("sync-runner", this::syncOnce, timing.minSyncPeriod(),
                 timing.retryPeriod(), timing.syncPeriod(), scheduler);
     }
@@ -221,7 +243,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             long plannedAt = System.nanoTime();
             ApplyResult result;
             try {
-                result = dataplane.apply(plan);
+                result = dataplane.apply(plan, applyBound);
             } catch (RuntimeException e) {
                 policy.planApplied(false);
                 throw e;
@@ -233,8 +255,22 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                     new SyncReport.Timings(Duration.ofNanos(observedAt - start),
                             Duration.ofNanos(computedAt - observedAt), Duration.ofNanos(plannedAt - computedAt),
                             Duration.ofNanos(System.nanoTime() - plannedAt)));
-            // The first sync is always reported: after a restart its "0 created ... 0 deleted" is the proof of adoption.
-            if (result.changed() || !result.complete() || sequence == 1) {
+            if (result.partial()) {
+                // A bounded sync: progress counts as an update for health (report above); the rest is still queued,
+                // and the next chunk runs right away.
+                Instant now = clock.instant();
+                for (IpFamily family : families) {
+                    health.queued(family);
+                    metrics.queuedTimestamp(family, now);
+                }
+                runner.continueNow();
+                logger.info("Sync {}: {} created, {} modified, {} deleted, {} failed in {} ms; {} of {} steps left "
+                        + "for the next chunk (apply bound {}s)", sequence, result.created(), result.modified(),
+                        result.deleted(), result.failures().size(), took.toMillis(), result.remaining(),
+                        plan.steps().size(), applyBound.toSeconds());
+            } else if (result.changed() || !result.complete() || sequence == 1) {
+                // The first sync is always reported: after a restart its "0 created ... 0 deleted" is the proof of
+                // adoption.
                 logger.info("Sync {}: {} created, {} modified, {} deleted, {} adopted, {} failed, {} deferred in {} ms",
                         sequence, result.created(), result.modified(), result.deleted(), result.adopted(),
                         result.failures().size(), result.deferred().size(), took.toMillis());
