@@ -26,6 +26,21 @@ public final class HResults {
     public static final int ERROR_SERVICE_NOT_ACTIVE = 0x80070426;
     /** RPC_S_SERVER_UNAVAILABLE as an HRESULT: the HNS RPC endpoint went away mid-call. */
     public static final int RPC_S_SERVER_UNAVAILABLE = 0x800706BA;
+    /** RPC_S_SERVER_TOO_BUSY as an HRESULT: HNS is overloaded (typically while it starts). */
+    public static final int RPC_S_SERVER_TOO_BUSY = 0x800706BB;
+    /**
+     * RPC_S_CALL_FAILED as an HRESULT: the call reached HNS and then failed, so a create or delete may have been
+     * carried out.
+     */
+    public static final int RPC_S_CALL_FAILED = 0x800706BE;
+    /** RPC_S_CALL_FAILED_DNE as an HRESULT: the call failed and did not execute. */
+    public static final int RPC_S_CALL_FAILED_DNE = 0x800706BF;
+    /** RPC_S_UNKNOWN_IF as an HRESULT: the HNS interface is not registered (the service is starting or stopped). */
+    public static final int RPC_S_UNKNOWN_IF = 0x800706B5;
+    /** EPT_S_NOT_REGISTERED as an HRESULT: no HNS endpoint in the RPC endpoint mapper (the service is stopped). */
+    public static final int EPT_S_NOT_REGISTERED = 0x800706D9;
+    /** RPC_E_DISCONNECTED: the object invoked has disconnected from its clients (the service went away). */
+    public static final int RPC_E_DISCONNECTED = 0x80010108;
     public static final int HCN_E_NETWORK_NOT_FOUND = 0x803B0001;
     public static final int HCN_E_ENDPOINT_NOT_FOUND = 0x803B0002;
     public static final int HCN_E_LAYER_NOT_FOUND = 0x803B0003;
@@ -93,6 +108,14 @@ public final class HResults {
                     "Cannot create a file when that file already exists"),
             entry(ERROR_SERVICE_NOT_ACTIVE, "ERROR_SERVICE_NOT_ACTIVE", "The service has not been started"),
             entry(RPC_S_SERVER_UNAVAILABLE, "RPC_S_SERVER_UNAVAILABLE", "The RPC server is unavailable"),
+            entry(RPC_S_SERVER_TOO_BUSY, "RPC_S_SERVER_TOO_BUSY",
+                    "The RPC server is too busy to complete this operation"),
+            entry(RPC_S_CALL_FAILED, "RPC_S_CALL_FAILED", "The remote procedure call failed"),
+            entry(RPC_S_CALL_FAILED_DNE, "RPC_S_CALL_FAILED_DNE", "The remote procedure call failed and did not execute"),
+            entry(RPC_S_UNKNOWN_IF, "RPC_S_UNKNOWN_IF", "The interface is unknown"),
+            entry(EPT_S_NOT_REGISTERED, "EPT_S_NOT_REGISTERED",
+                    "There are no more endpoints available from the endpoint mapper"),
+            entry(RPC_E_DISCONNECTED, "RPC_E_DISCONNECTED", "The object invoked has disconnected from its clients"),
             entry(HCN_E_NETWORK_NOT_FOUND, "HCN_E_NETWORK_NOT_FOUND", "The network was not found"),
             entry(HCN_E_ENDPOINT_NOT_FOUND, "HCN_E_ENDPOINT_NOT_FOUND", "The endpoint was not found"),
             entry(HCN_E_LAYER_NOT_FOUND, "HCN_E_LAYER_NOT_FOUND", "The network's underlying layer was not found"),
@@ -261,10 +284,23 @@ public final class HResults {
                 || hresult == HCN_E_INVALID_JSON || hresult == HCN_E_INVALID_JSON_REFERENCE;
     }
 
-    /** HNS is stopping, restarting or unreachable: keep state and retry later. */
+    /**
+     * HNS is stopping, restarting or unreachable (the service-stopped codes and the RPC transport failures): the
+     * call says nothing about the object it named. Keep state and retry later; never read it as "not found".
+     */
     public static boolean isServiceUnavailable(int hresult) {
         return hresult == HCN_E_MANAGER_STOPPED || hresult == ERROR_SERVICE_NOT_ACTIVE
-                || hresult == RPC_S_SERVER_UNAVAILABLE;
+                || hresult == RPC_S_SERVER_UNAVAILABLE || hresult == RPC_S_SERVER_TOO_BUSY
+                || hresult == RPC_S_CALL_FAILED || hresult == RPC_S_CALL_FAILED_DNE || hresult == RPC_S_UNKNOWN_IF
+                || hresult == EPT_S_NOT_REGISTERED || hresult == RPC_E_DISCONNECTED;
+    }
+
+    /**
+     * The call reached HNS and its outcome is unknown ({@code RPC_S_CALL_FAILED}, {@code RPC_E_DISCONNECTED}): a
+     * create may have created its object, a delete may have deleted it.
+     */
+    public static boolean mayHaveCompleted(int hresult) {
+        return hresult == RPC_S_CALL_FAILED || hresult == RPC_E_DISCONNECTED;
     }
 
     private record Entry(int code, String name, String message) {

@@ -47,6 +47,11 @@ public class HnsException extends RuntimeException {
         return HResults.isAlreadyExists(hresult);
     }
 
+    /** HNS is stopped, restarting or unreachable ({@link HResults#isServiceUnavailable}); never "not found". */
+    public boolean isServiceUnavailable() {
+        return HResults.isServiceUnavailable(hresult);
+    }
+
     public boolean isNotImplemented() {
         return HResults.isNotImplemented(hresult);
     }

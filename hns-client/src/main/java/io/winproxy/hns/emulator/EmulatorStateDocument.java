@@ -7,13 +7,21 @@ import io.winproxy.hns.model.HostComputeNetwork;
 import java.util.List;
 
 /**
- * The state file's content: the emulated HNS version and every object as v2 HCN documents, in creation order.
+ * The state file's content: the emulated HNS version and every object as v2 HCN documents, in creation order, plus
+ * the fault settings and what an HNS restart keeps for rehydration (both absent when there are none).
  * {@code hnsVersion} is {@code "MAJOR.MINOR"}.
  */
 public record EmulatorStateDocument(@JsonProperty("HnsVersion") String hnsVersion,
                                     @JsonProperty("Networks") List<HostComputeNetwork> networks,
                                     @JsonProperty("Endpoints") List<HostComputeEndpoint> endpoints,
-                                    @JsonProperty("LoadBalancers") List<HostComputeLoadBalancer> loadBalancers) {
+                                    @JsonProperty("LoadBalancers") List<HostComputeLoadBalancer> loadBalancers,
+                                    @JsonProperty("Faults") FaultSettings faults,
+                                    @JsonProperty("PendingRehydration") PendingRehydration pendingRehydration) {
+    public EmulatorStateDocument(String hnsVersion, List<HostComputeNetwork> networks,
+                                 List<HostComputeEndpoint> endpoints, List<HostComputeLoadBalancer> loadBalancers) {
+        this(hnsVersion, networks, endpoints, loadBalancers, null, null);
+    }
+
     public EmulatorStateDocument {
         networks = networks == null ? List.of() : List.copyOf(networks);
         endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);

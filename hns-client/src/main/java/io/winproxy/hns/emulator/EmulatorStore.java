@@ -49,6 +49,8 @@ final class EmulatorStore {
 
     private final Random ids;
     private HnsVersion version;
+    private FaultSettings faults = FaultSettings.NONE;
+    private PendingRehydration rehydration;
     private long revision;
     private List<StoreChange> changes;
 
@@ -122,6 +124,32 @@ final class EmulatorStore {
         if (!v.equals(version)) {
             version = v;
             changed(StoreChange.version(v.toString()));
+        }
+    }
+
+    // ---- faults and rehydration (persisted like objects) ------------------------------------------------------
+
+    FaultSettings faults() {
+        return faults;
+    }
+
+    void setFaults(FaultSettings f) {
+        FaultSettings value = f == null ? FaultSettings.NONE : f;
+        if (!value.equals(faults)) {
+            faults = value;
+            changed(StoreChange.faults(value));
+        }
+    }
+
+    /** What a restart keeps for rehydration, or null. */
+    PendingRehydration rehydration() {
+        return rehydration;
+    }
+
+    void setRehydration(PendingRehydration r) {
+        if (!java.util.Objects.equals(r, rehydration)) {
+            rehydration = r;
+            changed(StoreChange.rehydration(r));
         }
     }
 
@@ -285,6 +313,8 @@ final class EmulatorStore {
             case REMOVE_ENDPOINT -> removeEndpointQuietly(key(c.id()));
             case REMOVE_LOAD_BALANCER -> removeLoadBalancerQuietly(key(c.id()));
             case SET_VERSION -> version = HnsVersion.parse(c.hnsVersion());
+            case SET_FAULTS -> faults = c.faults() == null ? FaultSettings.NONE : c.faults();
+            case SET_REHYDRATION -> rehydration = c.rehydration();
         }
         revision++;
     }
@@ -305,12 +335,15 @@ final class EmulatorStore {
         if (doc.hnsVersion() != null && !doc.hnsVersion().isBlank()) {
             version = HnsVersion.parse(doc.hnsVersion());
         }
+        faults = doc.faults() == null ? FaultSettings.NONE : doc.faults();
+        rehydration = doc.pendingRehydration();
         revision++;
     }
 
     EmulatorStateDocument toDocument() {
         return new EmulatorStateDocument(version.toString(), new ArrayList<>(networks.values()),
-                new ArrayList<>(endpoints.values()), new ArrayList<>(loadBalancers.values()));
+                new ArrayList<>(endpoints.values()), new ArrayList<>(loadBalancers.values()),
+                faults.equals(FaultSettings.NONE) ? null : faults, rehydration);
     }
 
     // ---- index maintenance -------------------------------------------------------------------------------------

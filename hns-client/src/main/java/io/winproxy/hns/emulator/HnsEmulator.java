@@ -18,13 +18,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +35,9 @@ import org.slf4j.LoggerFactory;
 /**
  * An in-memory Host Networking Service that behaves like the real one towards an {@link HnsClient} user: unique
  * bare lower-case GUIDs (or the caller's), the HRESULTs of {@link EmulatorRules}, version-gated features (default HNS
- * 15.4), a {@link CallJournal} that counts native-level calls exactly as the JNA binding makes them, per-call latency,
- * fault injection ({@link FaultInjector}), {@link #restartHns()}, read-back as a Windows Server release echoes it
+ * 15.4), a {@link CallJournal} that counts native-level calls exactly as the JNA binding makes them, per-call latency
+ * and fault injection ({@link FaultInjector}, persisted with the state file), HNS restarts with outage and delayed
+ * rehydration ({@link #restartHns(HnsRestart)}), read-back as a Windows Server release echoes it
  * ({@link EchoProfile}), and an optional state file shared between processes.
  *
  * <p>Native call sequences (each call journaled and reported to the {@link #setNativeCallListener listener}):
@@ -69,26 +73,50 @@ public final class HnsEmulator implements HnsClient {
     private final EmulatorStore store;
     private final StateFile stateFile;
     private final CallJournal journal = new CallJournal();
-    private final FaultInjector faults = new FaultInjector();
+    private final FaultInjector faults;
     private final NativeCalls calls;
+    private final Clock clock;
     /** The configured read-back profile; null: the profile of the emulated version. */
     private volatile EchoProfile echo;
+    /** Nesting depth of {@link #operate} on the thread holding this monitor. */
+    private int operating;
 
     private HnsEmulator(Builder b) {
         this.store = new EmulatorStore(b.version == null ? HnsVersion.WINDOWS_SERVER_2025 : b.version,
                 b.seed == null ? new SecureRandom() : new Random(b.seed));
-        this.calls = new NativeCalls(journal, faults, b.latency);
+        this.clock = b.clock;
+        this.faults = new FaultInjector(new FaultInjector.Host() {
+            @Override
+            public void update(UnaryOperator<FaultSettings> change) {
+                updateFaults(change);
+            }
+
+            @Override
+            public FaultSettings settings() {
+                return store.faults();
+            }
+
+            @Override
+            public Instant now() {
+                return clock.instant();
+            }
+        });
+        this.calls = new NativeCalls(journal, faults);
         this.echo = b.echo;
         this.stateFile = b.stateFile == null ? null : new StateFile(b.stateFile, b.compactMinBytes);
         if (stateFile != null) {
             store.recordChanges();
-            // Adopt the file's content; an explicitly configured version overrides the file's and is saved.
+            // Adopt the file's content; an explicitly configured version (or latency) overrides the file's and is
+            // saved.
             operate(true, () -> {
                 if (b.version != null) {
                     store.setVersion(b.version);
                 }
                 return null;
             });
+        }
+        if (!b.latency.isZero()) {
+            faults.latency(b.latency);
         }
     }
 
@@ -117,6 +145,7 @@ public final class HnsEmulator implements HnsClient {
         private HnsVersion version;
         private Path stateFile;
         private Duration latency = Duration.ZERO;
+        private Clock clock = Clock.systemUTC();
         private Long seed;
         private EchoProfile echo;
         private long compactMinBytes = StateFile.DEFAULT_COMPACT_MIN_BYTES;
@@ -136,9 +165,18 @@ public final class HnsEmulator implements HnsClient {
             return this;
         }
 
-        /** Time every native-level call takes (default zero). */
+        /**
+         * Time every native-level call takes (default zero; with a state file, the file's). A non-zero value is saved
+         * to the state file, like {@code hns fault set --latency}.
+         */
         public Builder latency(Duration perCall) {
             this.latency = perCall == null ? Duration.ZERO : perCall;
+            return this;
+        }
+
+        /** The wall clock of outages and delayed rehydration (default: the system clock). */
+        public Builder clock(Clock c) {
+            this.clock = c;
             return this;
         }
 
@@ -178,12 +216,14 @@ public final class HnsEmulator implements HnsClient {
         return faults;
     }
 
+    /** The latency of every native call whose kind has none of its own. */
     public Duration latency() {
-        return calls.latency();
+        return Duration.ofMillis(faults.settings().latencyMillis());
     }
 
+    /** Sets the latency of every native call (persisted with a state file; see {@link FaultInjector#latency}). */
     public void setLatency(Duration perCall) {
-        calls.setLatency(perCall);
+        faults.latency(perCall);
     }
 
     public Optional<Path> stateFile() {
@@ -215,19 +255,87 @@ public final class HnsEmulator implements HnsClient {
 
     /**
      * Emulates an HNS service restart: every load balancer and every remote endpoint is gone; networks and local
-     * (CNI-owned) endpoints survive. Not journaled.
+     * (CNI-owned) endpoints survive; nothing is kept for rehydration. Not journaled.
      */
     public void restartHns() {
-        operate(true, () -> {
+        restartHns(HnsRestart.DROP);
+    }
+
+    /**
+     * Emulates an HNS service restart as {@code restart} describes: load balancers and remote endpoints are dropped
+     * (networks and local endpoints survive), every call fails with {@code ERROR_SERVICE_NOT_ACTIVE} for
+     * {@link HnsRestart#down()}, and the dropped objects are kept to come back with their old IDs after
+     * {@link HnsRestart#rehydrateAfter()} or on {@link #rehydrate()} (as real HNS restores the policies it persisted).
+     * Saved to the state file. Not journaled.
+     *
+     * @return how many load balancers and remote endpoints were dropped
+     */
+    public HnsRestart.Counts restartHns(HnsRestart restart) {
+        return operate(true, () -> {
             List<HostComputeLoadBalancer> lbs = List.copyOf(store.loadBalancers());
             lbs.forEach(lb -> store.removeLoadBalancer(lb.id()));
             List<HostComputeEndpoint> remote = store.endpoints().stream().filter(HostComputeEndpoint::isRemote)
                     .toList();
             remote.forEach(e -> store.removeEndpoint(e.id()));
-            logger.info("Emulated HNS restart dropped {} load balancers and {} remote endpoints", lbs.size(),
-                    remote.size());
-            return null;
+            Instant now = clock.instant();
+            if (!restart.down().isZero()) {
+                store.setFaults(store.faults().withOutage(now.plus(restart.down()),
+                        HResults.ERROR_SERVICE_NOT_ACTIVE));
+            }
+            if (restart.rehydration() != HnsRestart.Rehydration.NONE) {
+                long due = restart.rehydration() == HnsRestart.Rehydration.ON_COMMAND ? 0
+                        : Math.max(1, now.plus(restart.rehydrateAfter()).toEpochMilli());
+                PendingRehydration dropped = new PendingRehydration(remote, lbs, due);
+                PendingRehydration pending = store.rehydration();
+                store.setRehydration(pending == null ? dropped : pending.plus(dropped));
+            }
+            logger.info("Emulated HNS restart dropped {} load balancers and {} remote endpoints{}", lbs.size(),
+                    remote.size(), restart.rehydration() == HnsRestart.Rehydration.NONE ? ""
+                            : "; they will be rehydrated " + (restart.rehydration() == HnsRestart.Rehydration.ON_COMMAND
+                            ? "on command" : "in " + restart.rehydrateAfter().toMillis() + " ms"));
+            return new HnsRestart.Counts(lbs.size(), remote.size());
         });
+    }
+
+    /**
+     * Restores now what earlier restarts kept for rehydration, with the old IDs: each remote endpoint whose ID is
+     * free and whose network exists, then each load balancer whose ID is free (referencing the endpoints that
+     * exist). HNS restores what it persisted as it was, so a restored load balancer may share its frontend with one
+     * created since (the pessimistic choice: the client must clean up). Nothing pending: zero counts.
+     */
+    public HnsRestart.Counts rehydrate() {
+        return operate(true, this::rehydrateNow);
+    }
+
+    /** What earlier restarts keep for rehydration, if anything. */
+    public Optional<PendingRehydration> pendingRehydration() {
+        return operate(false, () -> Optional.ofNullable(store.rehydration()));
+    }
+
+    private HnsRestart.Counts rehydrateNow() {
+        PendingRehydration pending = store.rehydration();
+        if (pending == null) {
+            return new HnsRestart.Counts(0, 0);
+        }
+        store.setRehydration(null);
+        int eps = 0;
+        for (HostComputeEndpoint ep : pending.endpoints()) {
+            if (!store.idInUse(ep.id()) && store.network(ep.hostComputeNetwork()).isPresent()) {
+                store.put(ep);
+                eps++;
+            }
+        }
+        int lbs = 0;
+        for (HostComputeLoadBalancer lb : pending.loadBalancers()) {
+            if (!store.idInUse(lb.id())) {
+                List<String> refs = lb.hostComputeEndpoints().stream()
+                        .filter(id -> store.endpoint(id).isPresent()).toList();
+                store.put(lb.withEndpoints(refs));
+                lbs++;
+            }
+        }
+        logger.info("Emulated HNS rehydrated {} load balancers and {} remote endpoints with their old IDs", lbs, eps);
+        return new HnsRestart.Counts(lbs, eps);
     }
 
     // ---- HnsClient ---------------------------------------------------------------------------------------------
@@ -489,22 +597,64 @@ public final class HnsEmulator implements HnsClient {
 
     // ---- internals ---------------------------------------------------------------------------------------------
 
+    /**
+     * Runs one operation: under the file lock with the state file brought up to date first and the changes saved
+     * after (also when it fails: a create whose query failed did create); a due rehydration happens first. A write
+     * carried out before an injected "may have completed" failure throws that failure at the end.
+     */
     private synchronized <T> T operate(boolean mayWrite, Supplier<T> op) {
-        if (stateFile == null) {
-            return op.get();
-        }
-        return stateFile.locked(() -> {
-            stateFile.refresh(store);
-            T result;
-            try {
-                result = op.get();
-            } catch (RuntimeException | Error e) {
-                // What the operation changed before failing (a create whose query failed) is saved too.
-                stateFile.commit(store, store.drainChanges(), false);
-                throw e;
+        operating++;
+        try {
+            calls.takeDeferred();
+            if (stateFile == null) {
+                T result = run(op);
+                throwDeferred();
+                return result;
             }
-            stateFile.commit(store, store.drainChanges(), mayWrite);
-            return result;
+            T out = stateFile.locked(() -> {
+                stateFile.refresh(store);
+                T result;
+                try {
+                    result = run(op);
+                } catch (RuntimeException | Error e) {
+                    stateFile.commit(store, store.drainChanges(), false);
+                    throw e;
+                }
+                stateFile.commit(store, store.drainChanges(), mayWrite);
+                return result;
+            });
+            throwDeferred();
+            return out;
+        } finally {
+            calls.takeDeferred();
+            operating--;
+        }
+    }
+
+    private <T> T run(Supplier<T> op) {
+        PendingRehydration pending = store.rehydration();
+        if (pending != null && pending.dueAt(clock.instant())) {
+            rehydrateNow();
+        }
+        return op.get();
+    }
+
+    private void throwDeferred() {
+        HnsException deferred = calls.takeDeferred();
+        if (deferred != null) {
+            throw deferred;
+        }
+    }
+
+    /** Changes the fault settings: directly inside an operation (a consumed fault), else as an operation. */
+    private synchronized void updateFaults(UnaryOperator<FaultSettings> change) {
+        if (operating > 0) {
+            store.setFaults(change.apply(store.faults()));
+            return;
+        }
+        operate(false, () -> {
+            store.setFaults(change.apply(store.faults()));
+            return null;
         });
     }
 

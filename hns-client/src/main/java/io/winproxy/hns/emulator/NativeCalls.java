@@ -29,21 +29,20 @@ final class NativeCalls {
     private final CallJournal journal;
     private final FaultInjector faults;
     private final ObjectMapper mapper = HcnJson.newMapper();
-    private volatile Duration latency;
     private volatile NativeCallListener listener = NativeCallListener.NONE;
+    /** A failure the current operation reports after completing its write (see {@link #call}). */
+    private HnsException deferred;
 
-    NativeCalls(CallJournal journal, FaultInjector faults, Duration latency) {
+    NativeCalls(CallJournal journal, FaultInjector faults) {
         this.journal = journal;
         this.faults = faults;
-        this.latency = latency;
     }
 
-    Duration latency() {
-        return latency;
-    }
-
-    void setLatency(Duration perCall) {
-        this.latency = perCall == null ? Duration.ZERO : perCall;
+    /** The failure due at the end of the current operation, if any; clears it. */
+    HnsException takeDeferred() {
+        HnsException d = deferred;
+        deferred = null;
+        return d;
     }
 
     void setListener(NativeCallListener l) {
@@ -102,12 +101,14 @@ final class NativeCalls {
 
     /**
      * One native-level call: journaled, reported to the listener, delayed by the latency, and failed when a fault is
-     * due.
+     * due. A write whose injected HRESULT says the call may have completed ({@link HResults#mayHaveCompleted},
+     * e.g. {@code RPC_S_CALL_FAILED}) is carried out and fails afterwards: the operation throws it at its end
+     * ({@link #takeDeferred()}), as a real RPC whose reply was lost.
      */
     void call(HnsCall call, HnsObjectKind kind) {
         journal.record(call, kind);
         listener.nativeCall(kind.exportName(call));
-        Duration d = latency;
+        Duration d = faults.latency(call);
         if (!d.isZero()) {
             try {
                 Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000);
@@ -117,7 +118,12 @@ final class NativeCalls {
         }
         OptionalInt fault = faults.check(call, kind);
         if (fault.isPresent()) {
-            throw failure(call, kind, fault.getAsInt(), "injected fault");
+            HnsException e = failure(call, kind, fault.getAsInt(), "injected fault");
+            if (call.isWrite() && HResults.mayHaveCompleted(fault.getAsInt())) {
+                deferred = e;
+                return;
+            }
+            throw e;
         }
     }
 

@@ -14,7 +14,9 @@ record StoreChange(@JsonProperty("Op") Op op,
                    @JsonProperty("Network") HostComputeNetwork network,
                    @JsonProperty("Endpoint") HostComputeEndpoint endpoint,
                    @JsonProperty("LoadBalancer") HostComputeLoadBalancer loadBalancer,
-                   @JsonProperty("HnsVersion") String hnsVersion) {
+                   @JsonProperty("HnsVersion") String hnsVersion,
+                   @JsonProperty("Faults") FaultSettings faults,
+                   @JsonProperty("Rehydration") PendingRehydration rehydration) {
 
     /** The kinds of change. */
     enum Op {
@@ -24,26 +26,38 @@ record StoreChange(@JsonProperty("Op") Op op,
         @JsonProperty("RemoveNetwork") REMOVE_NETWORK,
         @JsonProperty("RemoveEndpoint") REMOVE_ENDPOINT,
         @JsonProperty("RemoveLoadBalancer") REMOVE_LOAD_BALANCER,
-        @JsonProperty("SetVersion") SET_VERSION
+        @JsonProperty("SetVersion") SET_VERSION,
+        /** New fault settings ({@code Faults} absent: none). */
+        @JsonProperty("SetFaults") SET_FAULTS,
+        /** What a restart keeps for rehydration ({@code Rehydration} absent: nothing pending). */
+        @JsonProperty("SetRehydration") SET_REHYDRATION
     }
 
     static StoreChange put(HostComputeNetwork n) {
-        return new StoreChange(Op.PUT_NETWORK, null, n, null, null, null);
+        return new StoreChange(Op.PUT_NETWORK, null, n, null, null, null, null, null);
     }
 
     static StoreChange put(HostComputeEndpoint e) {
-        return new StoreChange(Op.PUT_ENDPOINT, null, null, e, null, null);
+        return new StoreChange(Op.PUT_ENDPOINT, null, null, e, null, null, null, null);
     }
 
     static StoreChange put(HostComputeLoadBalancer lb) {
-        return new StoreChange(Op.PUT_LOAD_BALANCER, null, null, null, lb, null);
+        return new StoreChange(Op.PUT_LOAD_BALANCER, null, null, null, lb, null, null, null);
     }
 
     static StoreChange remove(Op op, String id) {
-        return new StoreChange(op, id, null, null, null, null);
+        return new StoreChange(op, id, null, null, null, null, null, null);
+    }
+
+    static StoreChange faults(FaultSettings f) {
+        return new StoreChange(Op.SET_FAULTS, null, null, null, null, null, f, null);
+    }
+
+    static StoreChange rehydration(PendingRehydration r) {
+        return new StoreChange(Op.SET_REHYDRATION, null, null, null, null, null, null, r);
     }
 
     static StoreChange version(String v) {
-        return new StoreChange(Op.SET_VERSION, null, null, null, null, v);
+        return new StoreChange(Op.SET_VERSION, null, null, null, null, v, null, null);
     }
 }

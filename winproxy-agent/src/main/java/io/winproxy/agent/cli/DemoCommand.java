@@ -52,6 +52,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     HnsHostOptions host = new HnsHostOptions();
 
+    @Mixin
+    HnsFaultOptions hnsFaults = new HnsFaultOptions();
+
     @Option(names = "--manifests", paramLabel = "DIR",
             description = "Directory of YAML Nodes, Services and EndpointSlices to serve and follow "
                     + "(default: the bundled example cluster).")
@@ -96,6 +99,7 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new UsageException("--api-only: give --hns-state FILE, the emulated host the proxy in the "
                         + "other terminal will share");
             }
+            hnsFaults.applyTo(HnsEmulator.builder().stateFile(host.hnsState().get()).build());
             return new ApiOnlyDemo(context, flags, host).run(manifests, apiPort, writeKubeconfig);
         }
         ProxyConfig config = ConfigResolver.resolve(demoFlags(flags), context.env());
@@ -113,6 +117,7 @@ public final class DemoCommand implements Callable<Integer> {
 
             HnsEmulator hns = host.hnsState().map(p -> HnsEmulator.builder().stateFile(p).build())
                     .orElseGet(HnsEmulator::inMemory);
+            hnsFaults.applyTo(hns);
             EmulatedHost emulated = new EmulatedHost(hns, EmulatedCluster.networkType(host.emulatedNetworkType()),
                     config.networkName().isEmpty() ? null : config.networkName(), nodeName);
             EmulatedCluster.syncNetwork(emulated, nodes);

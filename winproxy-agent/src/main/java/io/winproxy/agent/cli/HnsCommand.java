@@ -24,10 +24,12 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code winproxy hns list|explain|delete}: troubleshooting on the real HNS (Windows) or an emulated host
  * ({@code --hns-state FILE}). {@code list} labels each load balancer with the service port it serves, from the
- * ownership journal of {@code --state-dir}.
+ * ownership journal of {@code --state-dir}. {@code hns fault|restart|rehydrate} rehearse HNS incidents on an emulated
+ * host ({@link HnsFaultCommand}, {@link HnsRestartCommand}).
  */
 @Command(name = "hns", description = "Inspect and repair HNS objects.",
-        subcommands = {HnsCommand.ListCommand.class, HnsCommand.ExplainCommand.class, HnsCommand.DeleteCommand.class})
+        subcommands = {HnsCommand.ListCommand.class, HnsCommand.ExplainCommand.class, HnsCommand.DeleteCommand.class,
+                HnsFaultCommand.class, HnsRestartCommand.class, HnsRestartCommand.Rehydrate.class})
 public final class HnsCommand implements Callable<Integer> {
     private static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
@@ -36,7 +38,7 @@ public final class HnsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new UsageException("hns: name a subcommand: list, explain or delete");
+        throw new UsageException("hns: name a subcommand: list, explain, delete, fault, restart or rehydrate");
     }
 
     static String json(JsonNode node) {

@@ -175,6 +175,24 @@ public final class HnsHostOptions {
         return open();
     }
 
+    /**
+     * The emulated host of {@code --hns-state FILE}, for the commands that control it ({@code hns fault},
+     * {@code hns restart}): they act on a host another process (a demo, an agent) uses.
+     *
+     * @throws UsageException naming {@code --hns-state} when it is missing, names no file, or the host is real HNS
+     */
+    public HnsEmulator openEmulated(String command) {
+        if (hnsState == null || effectiveHns() != HnsKind.emulated) {
+            throw new UsageException("--hns-state: " + command + " acts on an emulated host; give --hns-state FILE "
+                    + "(the file a demo or agent uses)");
+        }
+        try {
+            return HnsEmulator.openExisting(hnsState);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--hns-state: " + e.getMessage());
+        }
+    }
+
     static boolean isWindows() {
         return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
     }

@@ -5,20 +5,32 @@ import java.util.List;
 /**
  * What {@link HnsDataplane#apply} did. {@code writes} counts HNS write calls (create, modify, delete);
  * {@code failures} lists the steps that failed (each retried with backoff on later syncs); {@code deferred} the
- * steps skipped because their object is still backing off. {@code changed} is true when anything was written.
+ * steps skipped because their object is still backing off or HNS is unavailable; {@code remaining} counts the steps
+ * left for the next chunk when the apply reached its time bound (a bounded sync). {@code changed} is true when
+ * anything was written.
  */
 public record ApplyResult(int created, int modified, int deleted, int adopted, int writes,
-                          List<StepFailure> failures, List<String> deferred) {
+                          List<StepFailure> failures, List<String> deferred, int remaining) {
     public ApplyResult {
         failures = List.copyOf(failures);
         deferred = List.copyOf(deferred);
+    }
+
+    public ApplyResult(int created, int modified, int deleted, int adopted, int writes, List<StepFailure> failures,
+                       List<String> deferred) {
+        this(created, modified, deleted, adopted, writes, failures, deferred, 0);
     }
 
     public static final ApplyResult EMPTY = new ApplyResult(0, 0, 0, 0, 0, List.of(), List.of());
 
     /** True when every step ran and succeeded. */
     public boolean complete() {
-        return failures.isEmpty() && deferred.isEmpty();
+        return failures.isEmpty() && deferred.isEmpty() && remaining == 0;
+    }
+
+    /** True when the apply stopped at its time bound with steps left for the next chunk. */
+    public boolean partial() {
+        return remaining > 0;
     }
 
     public boolean changed() {

@@ -70,8 +70,13 @@ public final class HnsCleanup {
         }
         // Owned LBs HNS no longer has are simply forgotten.
         for (String id : journal.loadBalancers().keySet()) {
-            if (!deletedLbs.contains(id) && hns.getLoadBalancer(id).isEmpty()) {
-                journal.forgetLoadBalancer(id);
+            try {
+                if (!deletedLbs.contains(id) && hns.getLoadBalancer(id).isEmpty()) {
+                    journal.forgetLoadBalancer(id);
+                }
+            } catch (HnsException e) {
+                // Only "not found" (an empty result) says it is gone; any other failure keeps the entry.
+                failures.add("load balancer " + id + ": " + e.getMessage());
             }
         }
 

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * Owned objects are described by the {@link OwnershipJournal} (what winproxy wrote), never re-read; documents are read
  * only for IDs not seen before (the CNI's local endpoints, objects winproxy does not own, objects to adopt) and kept
  * by ID, since HNS objects change only through a modify. A vanished ID is forgotten, and an owned one is re-created
- * if still desired. Content drift of owned objects is checked on a rolling budget ({@link DriftSampler}), only in
+ * if still desired; its ID is remembered for a while, so that an object HNS restores after its restart (with the old
+ * ID) is re-adopted as owned, and a re-create reuses the ID. Content drift of owned objects is checked on a rolling budget ({@link DriftSampler}), only in
  * syncs that ask for it (the periodic resync), comparing only what HNS is documented to return.
  *
  * <p>Guarantees of {@link #apply}: a failing step never stops the others (it is reported and its object backs off);
@@ -57,6 +58,7 @@ public final class HnsDataplane {
     private final OwnershipJournal journal;
     private final DriftSampler drift;
     private final PlanExecutor executor;
+    private final LongSupplier nanoTime;
     private String sourceVip = "";
 
     private HostComputeNetwork network;
@@ -108,6 +110,7 @@ public final class HnsDataplane {
         this.networkName = networkName;
         this.journal = journal;
         this.drift = new DriftSampler(drift.period(), drift.readsPerSync(), nanoTime);
+        this.nanoTime = nanoTime;
         this.executor = new PlanExecutor(hns, journal, new ObjectBackoff(Duration.ofSeconds(1),
                 maxBackoff(syncPeriod), nanoTime), newId, hns.capabilities().modifyLoadBalancer(), this);
     }
@@ -184,6 +187,7 @@ public final class HnsDataplane {
             changedEverything = true;
         }
         network = current;
+        journal.expireVanished();
         observeEndpoints(current);
         ensureSourceVipEndpoint(current);
         observeLoadBalancers();
@@ -239,12 +243,24 @@ public final class HnsDataplane {
         }
         List<String> gone = journal.ownership().remoteEndpointIds().stream().filter(id -> !ids.contains(id)).toList();
         for (String owned : gone) {
-            logger.info("Owned remote endpoint {} is gone from HNS; it will be re-created if still desired", owned);
+            logger.debug("Owned remote endpoint {} is gone from HNS", owned);
             journal.remoteEndpoint(owned).ifPresent(e -> changedIps.add(e.ip()));
-            journal.forgetRemoteEndpoint(owned);
+            journal.vanishedRemoteEndpoint(owned);
         }
+        if (!gone.isEmpty()) {
+            logger.info("{} owned remote endpoint(s) are gone from HNS; remembered for {}m in case HNS restores them, "
+                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
+        }
+        int readopted = 0;
         for (String id : ids) {
             if (endpoints.containsKey(id)) {
+                continue;
+            }
+            if (!journal.ownsRemoteEndpoint(id) && journal.readoptRemoteEndpoint(id)) {
+                // HNS restored an owned endpoint that had vanished (rehydration after its restart).
+                journal.remoteEndpoint(id).ifPresent(e -> changedIps.add(e.ip()));
+                drift.track(id);
+                readopted++;
                 continue;
             }
             if (journal.ownsRemoteEndpoint(id)) {
@@ -254,6 +270,9 @@ public final class HnsDataplane {
                 continue;
             }
             hns.getEndpoint(id).ifPresent(this::remember);
+        }
+        if (readopted > 0) {
+            logger.info("Re-adopted {} remote endpoint(s) that HNS restored with the IDs winproxy gave them", readopted);
         }
     }
 
@@ -290,12 +309,22 @@ public final class HnsDataplane {
         List<String> gone = journal.ownership().loadBalancerIds().stream().filter(id -> !present.contains(id))
                 .toList();
         for (String owned : gone) {
-            logger.info("Owned load balancer {} ({}) is gone from HNS; it will be re-created if still desired",
-                    owned, journal.loadBalancer(owned).map(OwnershipJournal.LoadBalancerEntry::service).orElse(""));
+            logger.debug("Owned load balancer {} ({}) is gone from HNS", owned,
+                    journal.loadBalancer(owned).map(OwnershipJournal.LoadBalancerEntry::service).orElse(""));
             journal.loadBalancer(owned).ifPresent(e -> addKey(HcnTranslator.parseKey(e.key(), e.ipv6())));
-            journal.forgetLoadBalancer(owned);
+            journal.vanishedLoadBalancer(owned);
         }
+        if (!gone.isEmpty()) {
+            logger.info("{} owned load balancer(s) are gone from HNS; remembered for {}m in case HNS restores them, "
+                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
+        }
+        int readopted = 0;
         for (String id : ids) {
+            if (!journal.ownsLoadBalancer(id) && !lbDocs.containsKey(id) && journal.readoptLoadBalancer(id)) {
+                // HNS restored an owned load balancer that had vanished; its fingerprint judges it from now on.
+                journal.loadBalancer(id).ifPresent(e -> addKey(HcnTranslator.parseKey(e.key(), e.ipv6())));
+                readopted++;
+            }
             Optional<OwnershipJournal.LoadBalancerEntry> entry = journal.loadBalancer(id);
             ObservedLoadBalancer fromJournal = entry.map(e -> journaled(id, e)).orElse(null);
             if (fromJournal != null) {
@@ -312,6 +341,9 @@ public final class HnsDataplane {
                     addKey(HcnTranslator.toObserved(doc, Map.of()).key());
                 });
             }
+        }
+        if (readopted > 0) {
+            logger.info("Re-adopted {} load balancer(s) that HNS restored with the IDs winproxy gave them", readopted);
         }
         lbIds = ids;
     }
@@ -414,12 +446,25 @@ public final class HnsDataplane {
      * @throws IllegalStateException when called before {@link #observe}
      */
     public ApplyResult apply(Plan plan) {
+        return apply(plan, null);
+    }
+
+    /**
+     * Executes the plan's steps, most urgent first; with a {@code bound}, the steps not started when it has passed
+     * are left for the next sync ({@link ApplyResult#partial()}).
+     *
+     * @param bound how long the apply may take (null: no bound)
+     * @throws IllegalStateException when called before {@link #observe}
+     */
+    public ApplyResult apply(Plan plan, Duration bound) {
         if (network == null) {
             throw new IllegalStateException("apply before observe");
         }
         List<ObservedEndpoint> observed = lastObserved;
         lastObserved = List.of();
-        return executor.apply(plan, network.id(), observed);
+        long start = nanoTime.getAsLong();
+        long deadline = bound == null ? start + Long.MAX_VALUE / 2 : start + bound.toNanos();
+        return executor.apply(plan, network.id(), observed, deadline, nanoTime);
     }
 
     // ---- callbacks of the executor: keep the host model current without re-reading it -----------------------

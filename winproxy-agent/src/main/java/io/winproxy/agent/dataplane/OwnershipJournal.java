@@ -20,6 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -44,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * fingerprints (version 1) loads with none: those load balancers are read once and their fingerprint recorded.
  * A journal without a directory ({@link #inMemory()}) is used by the read-only commands.
  *
+ * <p>Owned objects that vanish from HNS (an HNS restart drops load balancers and remote endpoints, and HNS may later
+ * rehydrate the ones it persisted, with their old IDs) are not simply forgotten: they are remembered as
+ * <em>vanished</em> for {@link #VANISHED_RETENTION} (persisted like the rest), so that an ID that reappears is
+ * re-adopted as owned ({@link #readoptLoadBalancer}) and a re-create of the same load balancer key or endpoint IP
+ * reuses the old ID ({@link #reuseVanishedLoadBalancerId}), which HNS then refuses to duplicate.
+ *
  * <p>Not thread-safe: the sync thread is its only writer.
  */
 public final class OwnershipJournal {
@@ -51,6 +59,8 @@ public final class OwnershipJournal {
     public static final String FILE_NAME = "ownership.json";
     public static final String LOG_NAME = "ownership.log";
     private static final int MIN_COMPACTION_LINES = 4096;
+    /** How long the IDs of owned objects that vanished from HNS are remembered. */
+    public static final Duration VANISHED_RETENTION = Duration.ofMinutes(10);
 
     /**
      * What an owned load balancer serves and what winproxy wrote: the service port ("ns/name:port"), its key
@@ -95,16 +105,33 @@ public final class OwnershipJournal {
         }
     }
 
+    /**
+     * An owned object that vanished from HNS at {@code at} (epoch milliseconds): the entry of a load balancer
+     * ({@code lb}) or of a remote endpoint ({@code ep}).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Vanished(@JsonProperty("lb") LoadBalancerEntry lb, @JsonProperty("ep") RemoteEndpointEntry ep,
+                           @JsonProperty("at") long at) {
+    }
+
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Document(@JsonProperty("version") int version,
                     @JsonProperty("loadBalancers") Map<String, LoadBalancerEntry> loadBalancers,
-                    @JsonProperty("remoteEndpoints") Map<String, RemoteEndpointEntry> remoteEndpoints) {
+                    @JsonProperty("remoteEndpoints") Map<String, RemoteEndpointEntry> remoteEndpoints,
+                    @JsonProperty("vanished") Map<String, Vanished> vanished) {
     }
 
-    /** One line of the change log: a put ({@code lb}/{@code ep} with the entry) or a removal (entry null). */
+    /**
+     * One line of the change log: a put ({@code lb}/{@code ep} with the entry, {@code gone} with the vanished
+     * record) or a removal (entry null).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Change(@JsonProperty("kind") String kind, @JsonProperty("id") String id,
-                  @JsonProperty("lb") LoadBalancerEntry lb, @JsonProperty("ep") RemoteEndpointEntry ep) {
+                  @JsonProperty("lb") LoadBalancerEntry lb, @JsonProperty("ep") RemoteEndpointEntry ep,
+                  @JsonProperty("gone") Vanished gone) {
+        Change(String kind, String id, LoadBalancerEntry lb, RemoteEndpointEntry ep) {
+            this(kind, id, lb, ep, null);
+        }
     }
 
     private final Path file;
@@ -113,12 +140,18 @@ public final class OwnershipJournal {
     private final ObjectMapper lineMapper;
     private final Map<String, LoadBalancerEntry> loadBalancers = new HashMap<>();
     private final Map<String, RemoteEndpointEntry> remoteEndpoints = new HashMap<>();
+    /** Owned objects that vanished from HNS, by lower-case ID, with indexes by load-balancer key and endpoint IP. */
+    private final Map<String, Vanished> vanished = new HashMap<>();
+    private final Map<String, String> vanishedLbByKey = new HashMap<>();
+    private final Map<String, String> vanishedEpByIp = new HashMap<>();
+    private final Clock clock;
     private final List<Change> pending = new ArrayList<>();
     private int logLines;
     private boolean snapshotStale;
 
-    private OwnershipJournal(Path file) {
+    private OwnershipJournal(Path file, Clock clock) {
         this.file = file;
+        this.clock = clock;
         this.logFile = file == null ? null : file.resolveSibling(LOG_NAME);
         this.mapper = JsonMapper.builder()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -131,7 +164,7 @@ public final class OwnershipJournal {
 
     /** A journal that is never written to disk. */
     public static OwnershipJournal inMemory() {
-        return new OwnershipJournal(null);
+        return new OwnershipJournal(null, Clock.systemUTC());
     }
 
     /**
@@ -139,7 +172,12 @@ public final class OwnershipJournal {
      * {@link #flush()}). An unreadable snapshot is logged and treated as empty: adoption then rebuilds it.
      */
     public static OwnershipJournal open(Path stateDir) {
-        OwnershipJournal journal = new OwnershipJournal(stateDir.resolve(FILE_NAME));
+        return open(stateDir, Clock.systemUTC());
+    }
+
+    /** As {@link #open(Path)}, with the wall clock that dates vanished objects. */
+    public static OwnershipJournal open(Path stateDir, Clock clock) {
+        OwnershipJournal journal = new OwnershipJournal(stateDir.resolve(FILE_NAME), clock);
         journal.load();
         return journal;
     }
@@ -153,6 +191,9 @@ public final class OwnershipJournal {
                 }
                 if (doc.remoteEndpoints() != null) {
                     doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(HnsIds.normalize(id), shared(e)));
+                }
+                if (doc.vanished() != null) {
+                    doc.vanished().forEach((id, v) -> putVanished(HnsIds.normalize(id), v));
                 }
             } catch (IOException e) {
                 logger.warn("Ownership journal {} is unreadable ({}); starting empty, existing objects will be "
@@ -193,6 +234,14 @@ public final class OwnershipJournal {
 
     private void replay(Change change) {
         String id = HnsIds.normalize(change.id());
+        if ("gone".equals(change.kind())) {
+            if (change.gone() == null) {
+                removeVanished(id);
+            } else {
+                putVanished(id, change.gone());
+            }
+            return;
+        }
         if ("lb".equals(change.kind())) {
             if (change.lb() == null) {
                 loadBalancers.remove(id);
@@ -249,6 +298,133 @@ public final class OwnershipJournal {
         if (remoteEndpoints.remove(key) != null) {
             pending.add(new Change("ep", key, null, null));
         }
+    }
+
+    // ---- objects that vanished from HNS ---------------------------------------------------------------------------
+
+    /**
+     * An owned load balancer is gone from HNS (an enumerate did not list it): it is no longer owned, and its entry
+     * is remembered as vanished (see the class comment). No-op when not owned.
+     */
+    public void vanishedLoadBalancer(String id) {
+        String key = HnsIds.normalize(id);
+        LoadBalancerEntry entry = loadBalancers.get(key);
+        if (entry != null) {
+            forgetLoadBalancer(key);
+            remember(key, new Vanished(entry, null, clock.millis()));
+        }
+    }
+
+    /** As {@link #vanishedLoadBalancer}, for an owned remote endpoint. */
+    public void vanishedRemoteEndpoint(String id) {
+        String key = HnsIds.normalize(id);
+        RemoteEndpointEntry entry = remoteEndpoints.get(key);
+        if (entry != null) {
+            forgetRemoteEndpoint(key);
+            remember(key, new Vanished(null, entry, clock.millis()));
+        }
+    }
+
+    /**
+     * A load balancer with the ID of one that vanished reappeared (HNS rehydrated it): it is owned again, with the
+     * entry it had (its fingerprint says what winproxy wrote). False when the ID is not a vanished load balancer.
+     */
+    public boolean readoptLoadBalancer(String id) {
+        String key = HnsIds.normalize(id);
+        Vanished v = vanished.get(key);
+        if (v == null || v.lb() == null) {
+            return false;
+        }
+        unremember(key);
+        recordLoadBalancer(key, v.lb());
+        return true;
+    }
+
+    /** As {@link #readoptLoadBalancer}, for a remote endpoint. */
+    public boolean readoptRemoteEndpoint(String id) {
+        String key = HnsIds.normalize(id);
+        Vanished v = vanished.get(key);
+        if (v == null || v.ep() == null) {
+            return false;
+        }
+        unremember(key);
+        recordRemoteEndpoint(key, v.ep());
+        return true;
+    }
+
+    /**
+     * The ID of a vanished load balancer with this key ("vip:port/TCP", and family), for a create of the same load
+     * balancer: no longer remembered as vanished once taken. Empty when none.
+     */
+    public Optional<String> reuseVanishedLoadBalancerId(String lbKey, boolean ipv6) {
+        String id = vanishedLbByKey.get(lbIndexKey(lbKey, ipv6));
+        if (id == null) {
+            return Optional.empty();
+        }
+        unremember(id);
+        return Optional.of(id);
+    }
+
+    /** The ID of a vanished remote endpoint with this IP, for a create of an endpoint with that IP. */
+    public Optional<String> reuseVanishedRemoteEndpointId(String ip) {
+        String id = vanishedEpByIp.get(ip);
+        if (id == null) {
+            return Optional.empty();
+        }
+        unremember(id);
+        return Optional.of(id);
+    }
+
+    /** Forgets the vanished objects older than {@link #VANISHED_RETENTION}; returns how many. */
+    public int expireVanished() {
+        if (vanished.isEmpty()) {
+            return 0;
+        }
+        long oldest = clock.millis() - VANISHED_RETENTION.toMillis();
+        List<String> expired = vanished.entrySet().stream().filter(e -> e.getValue().at() < oldest)
+                .map(Map.Entry::getKey).toList();
+        expired.forEach(this::unremember);
+        return expired.size();
+    }
+
+    /** The vanished objects by lower-case ID, sorted (a copy). */
+    public Map<String, Vanished> vanished() {
+        return new TreeMap<>(vanished);
+    }
+
+    private void remember(String id, Vanished v) {
+        putVanished(id, v);
+        pending.add(new Change("gone", id, null, null, v));
+    }
+
+    private void unremember(String id) {
+        if (removeVanished(id) != null) {
+            pending.add(new Change("gone", id, null, null, null));
+        }
+    }
+
+    private void putVanished(String id, Vanished v) {
+        removeVanished(id);
+        vanished.put(id, v);
+        if (v.lb() != null) {
+            vanishedLbByKey.put(lbIndexKey(v.lb().key(), v.lb().ipv6()), id);
+        } else if (v.ep() != null) {
+            vanishedEpByIp.put(v.ep().ip(), id);
+        }
+    }
+
+    private Vanished removeVanished(String id) {
+        Vanished v = vanished.remove(id);
+        if (v != null && v.lb() != null) {
+            vanishedLbByKey.remove(lbIndexKey(v.lb().key(), v.lb().ipv6()), id);
+        } else if (v != null && v.ep() != null) {
+            vanishedEpByIp.remove(v.ep().ip(), id);
+        }
+        return v;
+    }
+
+    private static String lbIndexKey(String key, boolean ipv6) {
+        return (ipv6 ? "6 " : "4 ") + key;
     }
 
     public boolean ownsLoadBalancer(String id) {
@@ -321,7 +497,7 @@ public final class OwnershipJournal {
         try {
             Files.createDirectories(file.getParent());
             if (snapshotStale || !Files.exists(file) || logLines + pending.size() > Math.max(MIN_COMPACTION_LINES,
-                    loadBalancers.size() + remoteEndpoints.size())) {
+                    loadBalancers.size() + remoteEndpoints.size() + vanished.size())) {
                 compact();
             } else {
                 append();
@@ -353,7 +529,7 @@ public final class OwnershipJournal {
         Path tmp = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");
         try {
             mapper.writeValue(tmp.toFile(), new Document(2, new TreeMap<>(loadBalancers),
-                    new TreeMap<>(remoteEndpoints)));
+                    new TreeMap<>(remoteEndpoints), vanished.isEmpty() ? null : new TreeMap<>(vanished)));
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }

@@ -1,9 +1,11 @@
 package io.winproxy.agent.dataplane;
 
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.model.HcnPolicy;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
@@ -13,6 +15,7 @@ import io.winproxy.policy.plan.Fingerprints;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanPriority;
 import io.winproxy.policy.plan.PlanStep;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,7 +23,9 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +45,11 @@ final class PlanExecutor {
     private static final Logger logger = LoggerFactory.getLogger(PlanExecutor.class);
     /** Steps per write-ahead chunk: one journal flush per chunk. */
     static final int CHUNK = 256;
+    /**
+     * Consecutive steps failing because HNS is unavailable after which an apply stops calling HNS: the rest of the
+     * plan is deferred to the next sync instead of failing one step after the other.
+     */
+    static final int MAX_UNAVAILABLE_IN_A_ROW = 3;
 
     private final HnsClient hns;
     private final OwnershipJournal journal;
@@ -59,6 +69,8 @@ final class PlanExecutor {
     private final Map<String, List<HcnPolicy>> policiesByPa = new java.util.HashMap<>();
     /** IDs chosen for the create steps of the current chunk. */
     private final Map<PlanStep, String> reserved = new IdentityHashMap<>();
+    /** Steps of the current apply that failed in a row because HNS is unavailable. */
+    private int unavailableInARow;
 
     PlanExecutor(HnsClient hns, OwnershipJournal journal, ObjectBackoff backoff, Supplier<String> newId,
                  boolean modifySupported, HnsDataplane host) {
@@ -80,11 +92,18 @@ final class PlanExecutor {
         int deleted;
         int adopted;
         int writes;
+        int ran;
         final List<ApplyResult.StepFailure> failures = new ArrayList<>();
         final List<String> deferred = new ArrayList<>();
     }
 
-    ApplyResult apply(Plan plan, String network, List<ObservedEndpoint> endpoints) {
+    /**
+     * Executes the plan's steps, most urgent first ({@link PlanPriority}). When {@code deadlineNanos} (of
+     * {@code nanoTime}) passes, the steps not started yet are left for the next chunk ({@link ApplyResult#remaining});
+     * at least one step always runs.
+     */
+    ApplyResult apply(Plan plan, String network, List<ObservedEndpoint> endpoints, long deadlineNanos,
+                      LongSupplier nanoTime) {
         if (plan.steps().isEmpty()) {
             // Nothing to write; the journal may still hold what the observe forgot (objects gone from HNS).
             Counters c = new Counters();
@@ -96,15 +115,33 @@ final class PlanExecutor {
         this.observedEndpoints = endpoints;
         this.current = plan;
         Counters c = new Counters();
-        List<PlanStep> steps = plan.steps();
+        List<PlanStep> steps = PlanPriority.order(plan.steps());
+        unavailableInARow = 0;
+        int remaining = 0;
         try {
-            for (int from = 0; from < steps.size(); from += CHUNK) {
+            for (int from = 0; from < steps.size() && remaining == 0; from += CHUNK) {
                 List<PlanStep> chunk = steps.subList(from, Math.min(steps.size(), from + CHUNK));
                 List<PlanStep> runnable = reserve(chunk, c);
                 flush(c);
-                for (PlanStep step : runnable) {
-                    run(step, c);
+                for (int i = 0; i < runnable.size(); i++) {
+                    PlanStep step = runnable.get(i);
+                    if (hnsUnavailable()) {
+                        postpone(step, c);
+                    } else if (c.ran > 0 && nanoTime.getAsLong() - deadlineNanos > 0) {
+                        // The bound is reached: what has not started waits for the next chunk.
+                        for (PlanStep left : runnable.subList(i, runnable.size())) {
+                            unreserveUnrun(left);
+                        }
+                        remaining = steps.size() - from - chunk.size() + runnable.size() - i;
+                        break;
+                    } else {
+                        c.ran++;
+                        run(step, c);
+                    }
                 }
+            }
+            if (hnsUnavailable()) {
+                logger.warn("HNS is unavailable; {} step(s) of this plan wait for the next sync", c.deferred.size());
             }
         } finally {
             reserved.clear();
@@ -118,7 +155,8 @@ final class PlanExecutor {
             }
             flush(c);
         }
-        return new ApplyResult(c.created, c.modified, c.deleted, c.adopted, c.writes, c.failures, c.deferred);
+        return new ApplyResult(c.created, c.modified, c.deleted, c.adopted, c.writes, c.failures, c.deferred,
+                remaining);
     }
 
     /** The steps of a chunk that may run now; records the objects they will create (write-ahead). */
@@ -127,13 +165,16 @@ final class PlanExecutor {
         for (PlanStep step : chunk) {
             String object = PlanSteps.objectOf(step);
             boolean adopt = step instanceof PlanStep.AdoptLoadBalancer || step instanceof PlanStep.AdoptRemoteEndpoint;
-            if (!adopt && !backoff.ready(object)) {
+            if (!adopt && (!backoff.ready(object) || hnsUnavailable())) {
                 c.deferred.add(step.op() + " " + object);
                 continue;
             }
             runnable.add(step);
             if (step instanceof PlanStep.CreateRemoteEndpoint s) {
-                String id = HnsIds.normalize(newId.get());
+                // The ID of an owned endpoint with this IP that vanished (an HNS restart), so that HNS restoring it
+                // cannot duplicate it; else a new one.
+                String id = journal.reuseVanishedRemoteEndpointId(s.endpoint().ip())
+                        .orElseGet(() -> HnsIds.normalize(newId.get()));
                 reserved.put(step, id);
                 journal.recordRemoteEndpoint(id, entry(s.endpoint()));
             } else if (step instanceof PlanStep.CreateLoadBalancer s) {
@@ -151,11 +192,44 @@ final class PlanExecutor {
         reserved.put(step, newLoadBalancerId(lb));
     }
 
-    /** A new ID for a load balancer about to be created, recorded in the journal (flushed before the create). */
+    /**
+     * The ID for a load balancer about to be created, recorded in the journal (flushed before the create): the ID of
+     * an owned load balancer with the same key that vanished (an HNS restart; HNS may restore it with that ID, and
+     * then refuses a duplicate), else a new one.
+     */
     private String newLoadBalancerId(DesiredLoadBalancer lb) {
-        String id = HnsIds.normalize(newId.get());
+        String id = journal.reuseVanishedLoadBalancerId(lb.key().toString(), lb.key().family() == IpFamily.IPV6)
+                .orElseGet(() -> HnsIds.normalize(newId.get()));
         journal.recordLoadBalancer(id, entry(lb, null));
         return id;
+    }
+
+    private boolean hnsUnavailable() {
+        return unavailableInARow >= MAX_UNAVAILABLE_IN_A_ROW;
+    }
+
+    /** A step not run because HNS is unavailable: deferred; an ID reserved for it goes back to the vanished ones. */
+    private void postpone(PlanStep step, Counters c) {
+        c.deferred.add(step.op() + " " + PlanSteps.objectOf(step));
+        String id = reserved.remove(step);
+        if (id != null) {
+            unreserve(step, id);
+        }
+    }
+
+    private void unreserveUnrun(PlanStep step) {
+        String id = reserved.remove(step);
+        if (id != null) {
+            unreserve(step, id);
+        }
+    }
+
+    private void unreserve(PlanStep step, String id) {
+        if (step instanceof PlanStep.CreateRemoteEndpoint) {
+            journal.vanishedRemoteEndpoint(id);
+        } else {
+            journal.vanishedLoadBalancer(id);
+        }
     }
 
     private void flush(Counters c) {
@@ -173,31 +247,90 @@ final class PlanExecutor {
         try {
             execute(step, c);
             backoff.succeeded(object);
+            unavailableInARow = 0;
         } catch (HnsException e) {
+            if (e.hresult() == HResults.ERROR_ALREADY_EXISTS && adoptExisting(step, c)) {
+                backoff.succeeded(object);
+                unavailableInARow = 0;
+                return;
+            }
+            unavailableInARow = e.isServiceUnavailable() ? unavailableInARow + 1 : 0;
             backoff.failed(object);
-            release(step);
+            release(step, e);
             logger.warn("{} {} failed: {} (attempt {}, will retry)", step.op(), object, e.getMessage(),
                     backoff.failures(object));
             c.failures.add(new ApplyResult.StepFailure(step.op(), object, PlanSteps.serviceOf(step),
                     e.hresultName(), e.getMessage()));
         } catch (UnresolvedBackendsException e) {
-            release(step);
+            release(step, null);
             logger.warn("{} {}: {}", step.op(), object, e.getMessage());
             c.failures.add(new ApplyResult.StepFailure(step.op(), object, PlanSteps.serviceOf(step), "",
                     e.getMessage()));
         }
     }
 
-    /** A create that failed: its reserved ID was never created, so the journal forgets it. */
-    private void release(PlanStep step) {
+    /**
+     * A create with the ID winproxy chose failed with {@code ERROR_ALREADY_EXISTS}: an object with that GUID exists,
+     * so it is the one winproxy meant to create (an earlier attempt whose reply was lost, or an object HNS restored
+     * after its restart under the ID winproxy reuses). It is kept as owned, never duplicated: an endpoint with the
+     * desired IP is used as created; a load balancer is owned without a fingerprint, so that the next sync reads it
+     * once and adopts or updates it (the step is reported deferred, so that sync comes soon). False when there is no
+     * such object after all, or when it cannot be read.
+     */
+    private boolean adoptExisting(PlanStep step, Counters c) {
+        String id = reserved.get(step);
+        if (id == null) {
+            return false;
+        }
+        try {
+            if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+                Optional<HostComputeEndpoint> existing = hns.getEndpoint(id);
+                if (existing.isEmpty() || !existing.get().isRemote()
+                        || !existing.get().ipAddresses().contains(s.endpoint().ip())) {
+                    return false;
+                }
+                reserved.remove(step);
+                ObservedEndpoint adopted = new ObservedEndpoint(id, List.of(s.endpoint().ip()), true,
+                        s.endpoint().providerAddress(), s.endpoint().macAddress());
+                resolver().add(adopted, true);
+                host.created(adopted);
+                c.adopted++;
+                logger.info("Remote endpoint {} for {} exists already (ERROR_ALREADY_EXISTS); adopted it", id,
+                        s.endpoint().ip());
+                return true;
+            }
+            if (hns.getLoadBalancer(id).isEmpty()) {
+                return false;
+            }
+        } catch (HnsException e) {
+            return false;
+        }
+        reserved.remove(step);
+        host.deletedLoadBalancer(id);
+        c.adopted++;
+        c.deferred.add("verify-load-balancer " + PlanSteps.objectOf(step));
+        logger.info("Load balancer {} for {} exists already (ERROR_ALREADY_EXISTS); kept as owned and verified by "
+                + "the next sync", id, PlanSteps.objectOf(step));
+        return true;
+    }
+
+    /**
+     * A create that failed: the ID reserved for it goes back to the vanished ones (so that a later create of the same
+     * object reuses it). When HNS is unavailable or the call may have been carried out, the reservation is kept
+     * instead: the next observe finds the object (owned) or remembers the ID as vanished. Otherwise an object that
+     * exists after all (a lost reply) stays owned.
+     */
+    private void release(PlanStep step, HnsException e) {
         String id = reserved.remove(step);
         if (id == null) {
             return;
         }
-        if (step instanceof PlanStep.CreateRemoteEndpoint) {
-            journal.forgetRemoteEndpoint(id);
-        } else if (!hnsHas(id)) {
-            journal.forgetLoadBalancer(id);
+        if (e != null && (e.isServiceUnavailable() || HResults.mayHaveCompleted(e.hresult()))) {
+            return;
+        }
+        boolean exists = step instanceof PlanStep.CreateRemoteEndpoint ? hnsHasEndpoint(id) : hnsHas(id);
+        if (!exists) {
+            unreserve(step, id);
         }
     }
 
@@ -205,6 +338,15 @@ final class PlanExecutor {
     private boolean hnsHas(String id) {
         try {
             return hns.getLoadBalancer(id).isPresent();
+        } catch (HnsException e) {
+            return true;
+        }
+    }
+
+    /** Whether an endpoint exists; true when HNS cannot say (the next observe decides). */
+    private boolean hnsHasEndpoint(String id) {
+        try {
+            return hns.getEndpoint(id).isPresent();
         } catch (HnsException e) {
             return true;
         }
@@ -416,12 +558,12 @@ final class PlanExecutor {
         }
     }
 
-    /** A backend list for a log line: at most 8 IPs, then the count of the others. */
+    /** A backend list for a log line: up to 8 IPs listed, a longer list summarised as its size ("1000 backends"). */
     static String summary(List<String> ips) {
         if (ips.size() <= 8) {
             return ips.toString();
         }
-        return ips.subList(0, 8).toString().replace("]", ", ... " + (ips.size() - 8) + " more]");
+        return ips.size() + " backends";
     }
 
     static OwnershipJournal.LoadBalancerEntry entry(DesiredLoadBalancer lb, String fingerprint) {

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * follows every run coalesce into one run as soon as the cool-down ends. Runs are serialised on the scheduler's
  * thread and are at least {@code minInterval} apart (end of one to start of the next). After a failure the next run
  * comes {@code min(retryInterval, maxInterval)} later, never before {@code minInterval}; any run cancels the pending
- * retry or periodic run. Nothing runs at {@link #start()}; the first timed run is {@code maxInterval} later.
+ * retry or periodic run. Nothing runs at {@link #start()}; the first timed run is {@code maxInterval} later. A run
+ * that calls {@link #continueNow()} is followed at once by the next one (no cool-down).
  * Thread-safe.
  */
 public final class BoundedFrequencyRunner {
@@ -39,6 +40,7 @@ public final class BoundedFrequencyRunner {
     private boolean running;
     private boolean coolingDown;
     private boolean pending;
+    private boolean continueNow;
     private Scheduler.Cancellable nextRun;
 
     public BoundedFrequencyRunner(String name, SyncFunction fn, Duration minInterval, Duration retryInterval,
@@ -86,6 +88,16 @@ public final class BoundedFrequencyRunner {
         }
     }
 
+    /**
+     * Called by the function during a run that did part of its work (a bounded sync): the next run starts as soon as
+     * this one ends, without the {@code minInterval} cool-down.
+     */
+    public void continueNow() {
+        synchronized (lock) {
+            continueNow = true;
+        }
+    }
+
     /** Cancels the timers; a run in progress finishes, no further run starts. */
     public void stop() {
         synchronized (lock) {
@@ -114,6 +126,13 @@ public final class BoundedFrequencyRunner {
         synchronized (lock) {
             running = false;
             if (stopped) {
+                return;
+            }
+            if (continueNow) {
+                continueNow = false;
+                pending = false;
+                queued = true;
+                scheduler.schedule(Duration.ZERO, this::execute);
                 return;
             }
             Duration next = ok ? maxInterval : min(retryInterval, maxInterval);

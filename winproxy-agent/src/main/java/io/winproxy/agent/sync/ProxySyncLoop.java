@@ -3,11 +3,13 @@ package io.winproxy.agent.sync;
 import io.winproxy.agent.dataplane.ApplyResult;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.HnsNetworkNotFoundException;
+import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.health.ServiceHealthServer;
 import io.winproxy.agent.kube.ClusterEventHandler;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.policy.desired.PolicyWarning;
 import io.winproxy.policy.model.EndpointSliceInfo;
@@ -46,9 +48,19 @@ import org.slf4j.LoggerFactory;
 public final class ProxySyncLoop implements ClusterEventHandler {
     private static final Logger logger = LoggerFactory.getLogger(ProxySyncLoop.class);
 
-    /** Timing of the runner: at most every {@code minSyncPeriod}, at least every {@code syncPeriod}. */
-    public record Timing(Duration minSyncPeriod, Duration retryPeriod, Duration syncPeriod) {
-        /** kube-proxy's periods, retrying a failed sync after {@code min(syncPeriod, max(minSyncPeriod, 5 s))}. */
+    /**
+     * Timing of the runner: at most every {@code minSyncPeriod}, at least every {@code syncPeriod}; an apply stops
+     * starting steps after {@code applyBound} and the next sync, right after, continues (a bounded sync).
+     */
+    public record Timing(Duration minSyncPeriod, Duration retryPeriod, Duration syncPeriod, Duration applyBound) {
+        public Timing(Duration minSyncPeriod, Duration retryPeriod, Duration syncPeriod) {
+            this(minSyncPeriod, retryPeriod, syncPeriod, applyBoundFor(syncPeriod));
+        }
+
+        /**
+         * kube-proxy's periods, retrying a failed sync after {@code min(syncPeriod, max(minSyncPeriod, 5 s))}; the
+         * apply bound is half the health timeout ({@link #applyBoundFor}).
+         */
         public static Timing of(Duration minSyncPeriod, Duration syncPeriod) {
             Duration retry = Duration.ofSeconds(5);
             if (retry.compareTo(minSyncPeriod) < 0) {
@@ -57,7 +69,16 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             if (retry.compareTo(syncPeriod) > 0) {
                 retry = syncPeriod;
             }
-            return new Timing(minSyncPeriod, retry, syncPeriod);
+            return new Timing(minSyncPeriod, retry, syncPeriod, applyBoundFor(syncPeriod));
+        }
+
+        /**
+         * Half the health timeout ({@link ProxierHealth#timeoutForSyncPeriod}, {@code 2 x syncPeriod}), so
+         * {@code syncPeriod}: a change queued while one chunk runs is applied (or the next chunk reports progress)
+         * well before {@code /healthz} would call it stale.
+         */
+        public static Duration applyBoundFor(Duration syncPeriod) {
+            return ProxierHealth.timeoutForSyncPeriod(syncPeriod).dividedBy(2);
         }
     }
 
@@ -81,6 +102,11 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private final AtomicBoolean changeRequested = new AtomicBoolean();
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
     private final Set<String> reportedFailures = new HashSet<>();
+    private final Duration retryPeriod;
+    private final Duration applyBound;
+    /** When HNS started to be unavailable (the first failed sync of an outage), or null. */
+    private Instant hnsUnavailableSince;
+    private int failedSyncsWhileUnavailable;
     private long sequence;
 
     /**
@@ -103,6 +129,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         this.families = List.copyOf(families);
         this.nodeName = Objects.requireNonNull(nodeName);
         this.onSync = onSync == null ? r -> { } : onSync;
+        this.retryPeriod = timing.retryPeriod();
+        this.applyBound = timing.applyBound();
         this.runner = new BoundedFrequencyRunner("sync-runner", this::syncOnce, timing.minSyncPeriod(),
                 timing.retryPeriod(), timing.syncPeriod(), scheduler);
     }
@@ -206,6 +234,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             boolean periodic = !changeRequested.getAndSet(false);
             ObservedState observed = dataplane.observe(periodic);
             long observedAt = System.nanoTime();
+            hnsAvailable();
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
             PolicySnapshot snapshot = policy.compute(host);
             long computedAt = System.nanoTime();
@@ -214,7 +243,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             long plannedAt = System.nanoTime();
             ApplyResult result;
             try {
-                result = dataplane.apply(plan);
+                result = dataplane.apply(plan, applyBound);
             } catch (RuntimeException e) {
                 policy.planApplied(false);
                 throw e;
@@ -226,8 +255,22 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                     new SyncReport.Timings(Duration.ofNanos(observedAt - start),
                             Duration.ofNanos(computedAt - observedAt), Duration.ofNanos(plannedAt - computedAt),
                             Duration.ofNanos(System.nanoTime() - plannedAt)));
-            // The first sync is always reported: after a restart its "0 created ... 0 deleted" is the proof of adoption.
-            if (result.changed() || !result.complete() || sequence == 1) {
+            if (result.partial()) {
+                // A bounded sync: progress counts as an update for health (report above); the rest is still queued,
+                // and the next chunk runs right away.
+                Instant now = clock.instant();
+                for (IpFamily family : families) {
+                    health.queued(family);
+                    metrics.queuedTimestamp(family, now);
+                }
+                runner.continueNow();
+                logger.info("Sync {}: {} created, {} modified, {} deleted, {} failed in {} ms; {} of {} steps left "
+                        + "for the next chunk (apply bound {}s)", sequence, result.created(), result.modified(),
+                        result.deleted(), result.failures().size(), took.toMillis(), result.remaining(),
+                        plan.steps().size(), applyBound.toSeconds());
+            } else if (result.changed() || !result.complete() || sequence == 1) {
+                // The first sync is always reported: after a restart its "0 created ... 0 deleted" is the proof of
+                // adoption.
                 logger.info("Sync {}: {} created, {} modified, {} deleted, {} adopted, {} failed, {} deferred in {} ms",
                         sequence, result.created(), result.modified(), result.deleted(), result.adopted(),
                         result.failures().size(), result.deferred().size(), took.toMillis());
@@ -250,13 +293,44 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             logger.warn("{}; waiting for it (the CNI creates it)", e.getMessage());
             return false;
         } catch (HnsException e) {
-            logger.warn("HNS call failed: {}; retrying", e.getMessage());
+            hnsFailed(e);
             return false;
         } finally {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             for (IpFamily family : families) {
                 metrics.syncDuration(family, took);
             }
+        }
+    }
+
+    /**
+     * A sync stopped by an HNS error. Nothing is forgotten or deleted because of it (the journal, ownership and
+     * observed caches stay as they are; an error is never taken as "not found"), and the runner retries. An outage
+     * (HNS stopped, restarting or unreachable) is logged once when it starts, then at debug level, and once when it
+     * ends.
+     */
+    private void hnsFailed(HnsException e) {
+        if (!e.isServiceUnavailable()) {
+            logger.warn("HNS call failed: {}; keeping all state, retrying in {}s", e.getMessage(),
+                    retryPeriod.toSeconds());
+            return;
+        }
+        failedSyncsWhileUnavailable++;
+        if (hnsUnavailableSince == null) {
+            hnsUnavailableSince = clock.instant();
+            logger.warn("HNS is unavailable ({} failed: {}); keeping all state, retrying every {}s", e.operation(),
+                    HResults.describe(e.hresult()), retryPeriod.toSeconds());
+        } else {
+            logger.debug("HNS still unavailable: {}", e.getMessage());
+        }
+    }
+
+    private void hnsAvailable() {
+        if (hnsUnavailableSince != null) {
+            logger.info("HNS is available again after {}s ({} failed syncs); reconciling",
+                    Duration.between(hnsUnavailableSince, clock.instant()).toSeconds(), failedSyncsWhileUnavailable);
+            hnsUnavailableSince = null;
+            failedSyncsWhileUnavailable = 0;
         }
     }
 

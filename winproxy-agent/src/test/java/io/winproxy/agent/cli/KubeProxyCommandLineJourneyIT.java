@@ -145,7 +145,8 @@ class KubeProxyCommandLineJourneyIT {
                 state().toString());
         assertThat(deleted.exitCode()).as(deleted.err()).isZero();
         Eventually.await(Duration.ofSeconds(30), "the deleted load balancer repaired within a sync period",
-                () -> loadBalancerIds().size() == EXAMPLE_LOAD_BALANCERS && !loadBalancerIds().contains(victim));
+                // Re-created under its old ID (remembered as vanished), so that HNS restoring it cannot duplicate it.
+                () -> loadBalancerIds().size() == EXAMPLE_LOAD_BALANCERS && loadBalancerIds().contains(victim));
         assertThat(restarted.stop()).isZero();
 
         HnsClient host = hns();

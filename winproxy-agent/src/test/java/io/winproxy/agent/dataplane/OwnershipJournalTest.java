@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -143,5 +148,52 @@ class OwnershipJournalTest {
                 .isNull();
         assertThat(journal.remoteEndpoint("ep-1")).get()
                 .isEqualTo(new OwnershipJournal.RemoteEndpointEntry("10.244.2.20", "", ""));
+    }
+
+    @Test
+    void vanishedObjectsAreRememberedAcrossARestartForTenMinutesAndCanBeReadoptedOrReused() {
+        AtomicLong millis = new AtomicLong(1_000_000);
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(millis.get());
+            }
+        };
+        OwnershipJournal journal = OwnershipJournal.open(dir, clock);
+        OwnershipJournal.LoadBalancerEntry web = new OwnershipJournal.LoadBalancerEntry("default/web:http",
+                "10.96.0.80:80/TCP", false, "fp-1");
+        journal.recordLoadBalancer("LB-1", web);
+        journal.recordLoadBalancer("lb-2", "default/api:http", "10.96.0.81:80/TCP");
+        journal.recordRemoteEndpoint("ep-1", "10.244.2.6");
+        journal.flush();
+        journal.vanishedLoadBalancer("lb-1");
+        journal.vanishedLoadBalancer("lb-2");
+        journal.vanishedRemoteEndpoint("EP-1");
+        journal.flush();
+
+        OwnershipJournal reopened = OwnershipJournal.open(dir, clock);
+        assertThat(reopened.ownership().loadBalancerIds()).isEmpty();
+        assertThat(reopened.vanished()).containsOnlyKeys("lb-1", "lb-2", "ep-1");
+        assertThat(reopened.readoptLoadBalancer("Lb-1")).isTrue();
+        assertThat(reopened.loadBalancer("lb-1")).contains(web);
+        assertThat(reopened.reuseVanishedRemoteEndpointId("10.244.2.6")).contains("ep-1");
+        assertThat(reopened.reuseVanishedRemoteEndpointId("10.244.2.6")).isEmpty();
+        assertThat(reopened.readoptRemoteEndpoint("ep-1")).isFalse();
+        millis.addAndGet(OwnershipJournal.VANISHED_RETENTION.toMillis() + 1);
+        assertThat(reopened.expireVanished()).isEqualTo(1);
+        assertThat(reopened.reuseVanishedLoadBalancerId("10.96.0.81:80/TCP", false)).isEmpty();
+        reopened.flush();
+        assertThat(OwnershipJournal.open(dir, clock).vanished()).isEmpty();
+        assertThat(OwnershipJournal.open(dir, clock).ownership().loadBalancerIds()).containsExactly("lb-1");
     }
 }

@@ -185,4 +185,28 @@ class BoundedFrequencyRunnerTest {
             r.stop();
         }
     }
+
+    @Test
+    void aRunThatAsksToContinueIsFollowedAtOnceWithoutTheCoolDownUntilItStopsAsking() {
+        int[] chunksLeft = {2};
+        BoundedFrequencyRunner[] self = new BoundedFrequencyRunner[1];
+        self[0] = new BoundedFrequencyRunner("test", () -> {
+            calls.add(scheduler.nowMillis());
+            if (chunksLeft[0]-- > 0) {
+                self[0].continueNow();
+            }
+            return true;
+        }, Duration.ofMillis(1000), Duration.ofMillis(5000), Duration.ofMillis(10000), scheduler);
+        self[0].start();
+
+        self[0].run();
+        scheduler.advanceMillis(0);
+        assertThat(calls).containsExactly(0L, 0L, 0L);
+
+        self[0].run();
+        scheduler.advanceMillis(999);
+        assertThat(calls).hasSize(3);
+        scheduler.advanceMillis(1);
+        assertThat(calls).containsExactly(0L, 0L, 0L, 1000L);
+    }
 }

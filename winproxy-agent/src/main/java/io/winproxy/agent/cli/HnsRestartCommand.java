@@ -1,0 +1,86 @@
+package io.winproxy.agent.cli;
+
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.emulator.HnsRestart;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code winproxy hns restart [--down D] [--rehydrate-after D | --rehydrate-later] --hns-state FILE}: emulates an
+ * HNS service restart on an emulated host (load balancers and remote endpoints are dropped; networks and local
+ * endpoints stay), optionally with downtime and with the dropped objects coming back under their old IDs, as real
+ * HNS rehydrates the policies it persisted.
+ */
+@Command(name = "restart", description = "Emulate an HNS service restart on an emulated host (--hns-state FILE).")
+public final class HnsRestartCommand implements Callable<Integer> {
+    @ParentCommand
+    HnsCommand parent;
+
+    @Mixin
+    HnsHostOptions host = new HnsHostOptions();
+
+    @Option(names = "--down", paramLabel = "DURATION",
+            description = "HNS answers every call with ERROR_SERVICE_NOT_ACTIVE for this long (default 0s).")
+    String down;
+
+    @Option(names = "--rehydrate-after", paramLabel = "DURATION",
+            description = "The dropped load balancers and remote endpoints come back with their old IDs after "
+                    + "this long.")
+    String rehydrateAfter;
+
+    @Option(names = "--rehydrate-later",
+            description = "Keep the dropped objects until 'hns rehydrate' brings them back.")
+    boolean rehydrateLater;
+
+    @Override
+    public Integer call() {
+        if (rehydrateAfter != null && rehydrateLater) {
+            throw new UsageException("--rehydrate-later: cannot be combined with --rehydrate-after");
+        }
+        Duration downtime = down == null ? Duration.ZERO : HnsFaultCommand.duration("--down", down);
+        HnsRestart restart = rehydrateAfter != null
+                ? HnsRestart.rehydratingAfter(HnsFaultCommand.duration("--rehydrate-after", rehydrateAfter))
+                : rehydrateLater ? HnsRestart.rehydratingOnCommand() : HnsRestart.DROP;
+        HnsEmulator hns = host.openEmulated("hns restart");
+        HnsRestart.Counts dropped = hns.restartHns(restart.withDown(downtime));
+        StringBuilder line = new StringBuilder("Restarted emulated HNS: dropped ").append(dropped.loadBalancers())
+                .append(" load balancer(s) and ").append(dropped.remoteEndpoints()).append(" remote endpoint(s)");
+        if (!downtime.isZero()) {
+            line.append("; down for ").append(downtime.toMillis()).append(" ms");
+        }
+        switch (restart.rehydration()) {
+            case AFTER_DELAY -> line.append("; they come back with their old IDs in ")
+                    .append(restart.rehydrateAfter().toMillis()).append(" ms");
+            case ON_COMMAND -> line.append("; 'hns rehydrate' brings them back with their old IDs");
+            case NONE -> { }
+        }
+        parent.root.context().out().println(line);
+        return 0;
+    }
+
+    /** {@code hns rehydrate}: brings back now what earlier restarts kept. */
+    @Command(name = "rehydrate", description = "Bring back what an emulated HNS restart kept for rehydration.")
+    static final class Rehydrate implements Callable<Integer> {
+        @ParentCommand
+        HnsCommand parent;
+
+        @Mixin
+        HnsHostOptions host = new HnsHostOptions();
+
+        @Override
+        public Integer call() {
+            HnsEmulator hns = host.openEmulated("hns rehydrate");
+            boolean pending = hns.pendingRehydration().isPresent();
+            HnsRestart.Counts restored = hns.rehydrate();
+            parent.root.context().out().println(pending
+                    ? "Rehydrated " + restored.loadBalancers() + " load balancer(s) and " + restored.remoteEndpoints()
+                            + " remote endpoint(s) with their old IDs"
+                    : "Nothing to rehydrate");
+            return 0;
+        }
+    }
+}
