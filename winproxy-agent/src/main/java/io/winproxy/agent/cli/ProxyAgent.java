@@ -109,8 +109,7 @@ public final class ProxyAgent implements AutoCloseable {
         HnsClient hns = new MeteredHnsClient(setup.hns(), metrics, System::nanoTime);
         hns.setNativeCallListener(metrics::hnsNativeCall);
         ProxyPipeline pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, setup.node(), hns,
-                OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now(),
-                true));
+                OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now()));
         dataplane = pipeline.dataplane();
         VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");

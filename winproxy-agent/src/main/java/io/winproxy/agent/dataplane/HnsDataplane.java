@@ -59,7 +59,6 @@ public final class HnsDataplane {
     private final DriftSampler drift;
     private final PlanExecutor executor;
     private final LongSupplier nanoTime;
-    private String sourceVip = "";
 
     private HostComputeNetwork network;
     /**
@@ -118,14 +117,6 @@ public final class HnsDataplane {
     private static Duration maxBackoff(Duration syncPeriod) {
         Duration cap = Duration.ofMinutes(2);
         return syncPeriod.compareTo(cap) > 0 ? syncPeriod : cap;
-    }
-
-    /**
-     * Overlay only: keep a local endpoint holding {@code --source-vip} (upstream winkernel creates it when no
-     * endpoint has that IP; the load balancers' SNAT address must exist on the host). Local, so never deleted.
-     */
-    public void setSourceVip(String ip) {
-        this.sourceVip = ip == null ? "" : ip;
     }
 
     /** False once a modify failed or misbehaved (or HNS never supported it); plans then replace. */
@@ -189,7 +180,6 @@ public final class HnsDataplane {
         network = current;
         journal.expireVanished();
         observeEndpoints(current);
-        ensureSourceVipEndpoint(current);
         observeLoadBalancers();
 
         Map<String, ObservedLoadBalancer> drifted = new HashMap<>();
@@ -402,19 +392,32 @@ public final class HnsDataplane {
         return journal.remoteEndpoint(id).map(e -> List.of(e.ip())).orElse(null);
     }
 
-    private void ensureSourceVipEndpoint(HostComputeNetwork current) {
-        if (sourceVip.isEmpty() || !current.isOverlay()) {
-            return;
+    /**
+     * Overlay only: makes sure a local endpoint holds the source VIP, with the host MAC (upstream winkernel creates
+     * it at the start of every sync when no endpoint has that IP; the load balancers' SNAT address must exist on the
+     * host). Local, so never deleted. Called by the sync loop after {@link #observe}; never by read-only tools.
+     *
+     * @param sourceVip the node's source VIP ("" on L2Bridge: nothing to do)
+     * @param hostMac   the MAC of the host interface ("aa-bb-cc-dd-ee-ff"), "" when unknown
+     * @return true when the endpoint was created by this call
+     * @throws HnsException when HNS cannot create it
+     */
+    public boolean ensureSourceVipEndpoint(String sourceVip, String hostMac) {
+        if (network == null || sourceVip == null || sourceVip.isEmpty() || !network.isOverlay()) {
+            return false;
         }
         String canonical = HcnTranslator.canonicalIp(sourceVip);
         boolean present = endpoints.values().stream().anyMatch(e -> !e.remote() && e.ips().contains(canonical));
-        if (!present) {
-            HostComputeEndpoint created = hns.createEndpoint(current.id(), HostComputeEndpoint.local(current.id(),
-                    SOURCE_VIP_ENDPOINT_NAME, sourceVip, 32, null).withId(UUID.randomUUID().toString()));
-            logger.info("Created the source VIP endpoint {} for {} on network {}", created.id(), sourceVip,
-                    networkName);
-            remember(created);
+        if (present) {
+            return false;
         }
+        HostComputeEndpoint created = hns.createEndpoint(network.id(), HostComputeEndpoint.local(network.id(),
+                SOURCE_VIP_ENDPOINT_NAME, sourceVip, 32, hostMac == null || hostMac.isEmpty() ? null : hostMac)
+                .withId(UUID.randomUUID().toString()));
+        logger.info("Created the source VIP endpoint {} for {} (MAC {}) on network {}", created.id(), sourceVip,
+                hostMac == null || hostMac.isEmpty() ? "unknown" : hostMac, networkName);
+        remember(created);
+        return true;
     }
 
     /**

@@ -34,8 +34,8 @@ import java.util.stream.Collectors;
  * watch selection ({@link WatchOptions}: service-proxy-name and headless), and the dataplane over the ownership
  * journal.
  *
- * <p>The agent feeds the {@link #engine()} from informers and runs the dataplane from its sync loop; the read-only
- * tools call {@link #evaluate} once.
+ * <p>The agent feeds the {@link #engine()} from informers and runs the dataplane from its sync loop (which also
+ * creates the overlay source-VIP endpoint); the read-only tools call {@link #evaluate} once, which only reads HNS.
  */
 public final class ProxyPipeline {
     /**
@@ -47,12 +47,9 @@ public final class ProxyPipeline {
      * @param metrics where the engine reports (the agent's metrics, or {@link AgentMetrics#NOOP})
      * @param drift   the content-drift budget of the dataplane
      * @param start   the start time (endpoint-change latency is measured from it)
-     * @param writes  whether this pipeline programs the host (the agent) or only reads it ({@code plan},
-     *                {@code trace}): a read-only pipeline never creates the source-VIP endpoint
      */
     public record Inputs(ProxyConfig config, NodeFacts node, HnsClient hns, OwnershipJournal journal,
-                         HostMacLookup hostMac, AgentMetrics metrics, DriftBudget drift, Instant start,
-                         boolean writes) {
+                         HostMacLookup hostMac, AgentMetrics metrics, DriftBudget drift, Instant start) {
         public Inputs {
             Objects.requireNonNull(config);
             Objects.requireNonNull(node);
@@ -92,9 +89,6 @@ public final class ProxyPipeline {
                 nodeNetworks, in.metrics(), in.start(), caps.ipv6DualStack());
         this.dataplane = new HnsDataplane(in.hns(), node.networkName(), in.journal(), config.syncPeriod(),
                 System::nanoTime, in.drift(), () -> UUID.randomUUID().toString());
-        if (in.writes()) {
-            dataplane.setSourceVip(node.sourceVip());
-        }
         this.watch = watchOptions(config, node.nodeName());
     }
 

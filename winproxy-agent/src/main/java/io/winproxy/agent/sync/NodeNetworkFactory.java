@@ -1,18 +1,25 @@
 package io.winproxy.agent.sync;
 
 import io.winproxy.agent.dataplane.HcnTranslator;
+import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.RemoteSubnetRoute;
 import io.winproxy.policy.desired.NetworkType;
 import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.model.NodeInfo;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
  * Builds the policy's {@link NodeNetwork} from what the sync read from HNS (network type, remote-subnet routes,
  * local and root endpoints), this node's Node object (InternalIPs, zone) and the flags (source VIP, root endpoint
- * name, node IP override, host MAC). Pure. The node IP comes from {@code --bind-address}, else the Node's
+ * name, node IP override, host MAC). On overlay without {@code --source-vip}, the source VIP the CNI already created
+ * an endpoint for is used ({@link #cniSourceVip}). Pure. The node IP comes from {@code --bind-address}, else the Node's
  * InternalIPs, else the overlay network's provider address; when none is known, {@link #build} throws
  * {@link NodeIpUnknownException} rather than describe a node without addresses (whose desired state is empty).
  *
@@ -40,10 +47,37 @@ public record NodeNetworkFactory(String nodeName, String sourceVip, String rootE
         return NetworkType.parse(hnsType).orElse(NetworkType.L2BRIDGE);
     }
 
+    /**
+     * The source VIP a CNI (or an earlier winproxy) already gave this node on an overlay network: the IP of the local
+     * endpoint named {@code <network>_ep} (Calico's {@code Calico_ep}, which Calico's kube-proxy scripts pass as
+     * {@code --source-vip}), {@code VIPEndpoint} (OpenShift WMCO) or winproxy's own source-VIP endpoint. Empty when
+     * none, or when more than one address qualifies.
+     */
+    public static Optional<String> cniSourceVip(HostComputeNetwork network, List<HostComputeEndpoint> endpoints) {
+        if (!network.isOverlay()) {
+            return Optional.empty();
+        }
+        Set<String> names = Set.of((network.name() + "_ep").toLowerCase(Locale.ROOT), "vipendpoint",
+                HnsDataplane.SOURCE_VIP_ENDPOINT_NAME);
+        Set<String> ips = new TreeSet<>();
+        for (HostComputeEndpoint endpoint : endpoints) {
+            if (!endpoint.isRemote() && endpoint.name() != null
+                    && names.contains(endpoint.name().toLowerCase(Locale.ROOT))) {
+                endpoint.ipAddress().filter(ip -> !ip.isEmpty() && !ip.contains(":")).map(HcnTranslator::canonicalIp)
+                        .ifPresent(ips::add);
+            }
+        }
+        return ips.size() == 1 ? Optional.of(ips.iterator().next()) : Optional.empty();
+    }
+
     public NodeNetwork build(HostView host, NodeInfo node) {
+        String vip = sourceVip;
+        if (vip.isEmpty()) {
+            vip = cniSourceVip(host.network(), host.endpoints()).orElse("");
+        }
         NodeNetwork.Builder b = NodeNetwork.builder(networkType(host.network().type()), nodeName)
                 .networkName(host.network().name())
-                .sourceVip(sourceVip);
+                .sourceVip(vip);
         if (node != null && node.zone() != null) {
             b.zone(node.zone());
         }

@@ -1,6 +1,7 @@
 package io.winproxy.agent.sync;
 
 import io.winproxy.policy.desired.DesiredState;
+import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
@@ -44,5 +45,10 @@ public interface PolicyEngine {
 
     /** Whether every step of the last plan succeeded (an incremental planner plans in full after a failure). */
     default void planApplied(boolean complete) {
+    }
+
+    /** This node's network as the last {@link #compute} saw it (source VIP, host MAC, type); null before one. */
+    default NodeNetwork lastNodeNetwork() {
+        return null;
     }
 }

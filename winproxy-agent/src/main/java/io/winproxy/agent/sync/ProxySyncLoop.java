@@ -13,6 +13,8 @@ import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.policy.desired.PolicyWarning;
 import io.winproxy.policy.model.EndpointSliceInfo;
+import io.winproxy.policy.desired.NetworkType;
+import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
@@ -106,6 +108,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private final Duration applyBound;
     /** When HNS started to be unavailable (the first failed sync of an outage), or null. */
     private Instant hnsUnavailableSince;
+    private boolean sourceVipMissingLogged;
     private int failedSyncsWhileUnavailable;
     private long sequence;
 
@@ -237,6 +240,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             hnsAvailable();
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
             PolicySnapshot snapshot = policy.compute(host);
+            prepareHost(policy.lastNodeNetwork());
             long computedAt = System.nanoTime();
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
                     dataplane.modifySupported(), dataplane.hostChanges(), periodic);
@@ -286,6 +290,12 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                 logger.warn("Sync listener failed: {}", e.toString());
             }
             return result.complete();
+        } catch (SourceVipMissingException e) {
+            if (!sourceVipMissingLogged) {
+                sourceVipMissingLogged = true;
+                logger.error("{}", e.getMessage());
+            }
+            return false;
         } catch (NodeIpUnknownException e) {
             logger.warn("{}; nothing is programmed or deleted until it is known", e.getMessage());
             return false;
@@ -301,6 +311,26 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                 metrics.syncDuration(family, took);
             }
         }
+    }
+
+    /**
+     * Overlay: the load balancers' SNAT address must be a local endpoint of the host before they are programmed
+     * (created with the host MAC when missing, as upstream). Without a source VIP nothing is programmed: a load
+     * balancer without SNAT would send replies of remote backends astray.
+     *
+     * @throws SourceVipMissingException on an overlay network without a source VIP
+     */
+    private void prepareHost(NodeNetwork node) {
+        if (node == null || node.networkType() != NetworkType.OVERLAY) {
+            return;
+        }
+        if (node.sourceVip().isEmpty()) {
+            throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and "
+                    + "--source-vip is not set (upstream: \"source-vip flag not set\"); no load balancer is "
+                    + "programmed without SNAT until it is");
+        }
+        sourceVipMissingLogged = false;
+        dataplane.ensureSourceVipEndpoint(node.sourceVip(), node.hostMac());
     }
 
     /**

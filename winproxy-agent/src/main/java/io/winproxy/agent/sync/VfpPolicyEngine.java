@@ -247,6 +247,7 @@ public final class VfpPolicyEngine implements PolicyEngine {
     }
 
     /** The node network of the last {@link #compute} (for trace and diagnostics). */
+    @Override
     public NodeNetwork lastNodeNetwork() {
         return lastNodeNetwork;
     }

@@ -1,5 +1,7 @@
 package io.winproxy.agent.winsvc;
 
+import java.util.Comparator;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +17,10 @@ final class StatusReporter {
             Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN | Win32Service.ACCEPT_PARAMCHANGE;
     static final int ACCEPTED_WHILE_STARTING = Win32Service.ACCEPT_STOP | Win32Service.ACCEPT_SHUTDOWN;
 
+    /** The order of the states in a service's life, which is not the order of their Win32 values. */
+    private static final List<ServiceState> LIFE = List.of(ServiceState.START_PENDING, ServiceState.RUNNING,
+            ServiceState.STOP_PENDING, ServiceState.STOPPED);
+    private static final Comparator<ServiceState> LIFECYCLE = Comparator.comparingInt(LIFE::indexOf);
     private static final Logger logger = LoggerFactory.getLogger(StatusReporter.class);
 
     private final ScmApi scm;
@@ -54,7 +60,8 @@ final class StatusReporter {
     }
 
     private boolean report(ServiceState state, int win32ExitCode, int serviceSpecificExitCode) {
-        if (current != null && (rank(state) < rank(current.state()) || current.state() == ServiceState.STOPPED)) {
+        if (current != null && (LIFECYCLE.compare(state, current.state()) < 0
+                || current.state() == ServiceState.STOPPED)) {
             return false;
         }
         int checkPoint = 0;
@@ -76,15 +83,6 @@ final class StatusReporter {
         };
     }
 
-    /** The order of the states in a service's life, which is not the order of their Win32 values. */
-    private static int rank(ServiceState state) {
-        return switch (state) {
-            case START_PENDING -> 0;
-            case RUNNING -> 1;
-            case STOP_PENDING -> 2;
-            case STOPPED -> 3;
-        };
-    }
 
     private void send(ServiceStatus status) {
         try {

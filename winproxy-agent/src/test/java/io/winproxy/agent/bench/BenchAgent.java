@@ -51,7 +51,6 @@ final class BenchAgent {
         HnsDataplane dataplane = new HnsDataplane(hns, ScaleCluster.NETWORK, OwnershipJournal.open(stateDir), syncPeriod,
                 scheduler::nanoTime, new DriftBudget(DriftBudget.DEFAULT.period(), driftReads),
                 () -> UUID.randomUUID().toString());
-        dataplane.setSourceVip(ScaleCluster.SOURCE_VIP);
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 NodeNetworkFactory.withoutHostMac(node, ScaleCluster.SOURCE_VIP, "", ""), AgentMetrics.NOOP,
                 Instant.EPOCH);

@@ -400,14 +400,20 @@ class HnsDataplaneTest {
     }
 
     @Test
-    void onOverlayTheSourceVipGetsALocalEndpointWhenTheHostHasNone() {
+    void onOverlayTheSourceVipGetsALocalEndpointWithTheHostMacWhenTheHostHasNoneAndObservingCreatesNothing() {
         HnsDataplane dp = dataplane();
-        dp.setSourceVip("10.244.1.2");
         dp.observe();
         dp.observe();
+        assertThat(hns.journal().count(HnsCall.CREATE, HnsObjectKind.ENDPOINT)).as("observe writes nothing").isZero();
+
+        assertThat(dp.ensureSourceVipEndpoint("10.244.1.2", "00-15-5d-01-01-0b")).isTrue();
+        dp.observe();
+        assertThat(dp.ensureSourceVipEndpoint("10.244.1.2", "00-15-5d-01-01-0b")).as("already there").isFalse();
+
         String networkId = hns.getNetworkByName("overlay").orElseThrow().id();
         assertThat(hns.listEndpoints(networkId)).filteredOn(e -> !e.isRemote())
-                .filteredOn(e -> e.ipConfigurations().get(0).ipAddress().equals("10.244.1.2")).hasSize(1);
+                .filteredOn(e -> e.ipConfigurations().get(0).ipAddress().equals("10.244.1.2")).singleElement()
+                .satisfies(e -> assertThat(e.macAddress()).isEqualToIgnoringCase("00-15-5d-01-01-0b"));
         assertThat(hns.journal().count(HnsCall.CREATE, HnsObjectKind.ENDPOINT)).isEqualTo(1);
     }
 

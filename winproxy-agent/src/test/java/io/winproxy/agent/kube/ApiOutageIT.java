@@ -71,6 +71,8 @@ class ApiOutageIT {
         Eventually.await(TIMEOUT, "the Service created during the outage",
                 () -> handler.has(c -> c.name().equals("default/during")));
         Duration lag = Duration.ofNanos(System.nanoTime() - recovered);
+        // The recovery line follows the monitor's next probe (about 5 s); then nothing more.
+        Eventually.await(TIMEOUT, "the recovery line", () -> lines().size() >= 2);
         Thread.sleep(2000);
 
         List<String> lines = lines();
@@ -97,6 +99,8 @@ class ApiOutageIT {
         Eventually.await(TIMEOUT, "the Service created during the 503 window",
                 () -> handler.has(c -> c.name().equals("default/during")));
         Duration lag = Duration.ofNanos(System.nanoTime() - healed);
+        // The recovery line follows the monitor's next probe (about 5 s); then nothing more.
+        Eventually.await(TIMEOUT, "the recovery line", () -> lines().size() >= 2);
         Thread.sleep(2000);
 
         List<String> lines = lines();

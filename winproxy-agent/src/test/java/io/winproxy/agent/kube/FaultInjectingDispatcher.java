@@ -12,28 +12,28 @@ import java.util.function.Predicate;
  * overloaded or mixed-version control plane does. The state survives server restarts when the same instance is
  * passed to the new server. Tests only.
  */
-final class FaultInjectingDispatcher extends Dispatcher {
+public final class FaultInjectingDispatcher extends Dispatcher {
     private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
     private volatile Predicate<RecordedRequest> affected = r -> false;
     private volatile int status;
     private final AtomicInteger faults = new AtomicInteger();
 
     /** Answers requests matching {@code which} with {@code code} (e.g. 503, 404) and a Status body. */
-    void fail(Predicate<RecordedRequest> which, int code) {
+    public void fail(Predicate<RecordedRequest> which, int code) {
         this.status = code;
         this.affected = which;
     }
 
-    void heal() {
+    public void heal() {
         this.affected = r -> false;
     }
 
-    int faultsServed() {
+    public int faultsServed() {
         return faults.get();
     }
 
     /** Requests sent by a client with this User-Agent prefix. */
-    static Predicate<RecordedRequest> fromUserAgent(String prefix) {
+    public static Predicate<RecordedRequest> fromUserAgent(String prefix) {
         return r -> {
             String agent = r.getHeader("User-Agent");
             return agent != null && agent.startsWith(prefix);

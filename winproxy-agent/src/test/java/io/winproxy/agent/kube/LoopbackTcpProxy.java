@@ -15,17 +15,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * listener and every connection (the API server is unreachable: connection refused), {@link #dropConnections()}
  * cuts the open connections only (watches end), {@link #start()} listens again on the same port. Tests only.
  */
-final class LoopbackTcpProxy implements AutoCloseable {
+public final class LoopbackTcpProxy implements AutoCloseable {
     private final int targetPort;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
     private int port;
 
-    LoopbackTcpProxy(int targetPort) {
+    public LoopbackTcpProxy(int targetPort) {
         this.targetPort = targetPort;
     }
 
-    synchronized LoopbackTcpProxy start() throws IOException {
+    public synchronized LoopbackTcpProxy start() throws IOException {
         ServerSocket socket = new ServerSocket();
         socket.setReuseAddress(true);
         socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
@@ -37,15 +37,15 @@ final class LoopbackTcpProxy implements AutoCloseable {
         return this;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + port;
     }
 
-    synchronized void stop() throws IOException {
+    public synchronized void stop() throws IOException {
         if (listener != null) {
             listener.close();
             listener = null;
@@ -53,7 +53,7 @@ final class LoopbackTcpProxy implements AutoCloseable {
         dropConnections();
     }
 
-    void dropConnections() {
+    public void dropConnections() {
         for (Socket s : sockets) {
             try {
                 s.close();

@@ -1,0 +1,62 @@
+package io.winproxy.agent.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.policy.model.NodeInfo;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The node network the policy sees: the overlay source VIP taken from the CNI's endpoint when not configured. */
+class NodeNetworkFactoryTest {
+    private static final NodeInfo NODE = new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"),
+            List.of("192.168.1.11"), "", false, List.of());
+
+    private final HnsEmulator hns = HnsEmulator.inMemory();
+
+    private HostView host(EmulatedHost.NetworkType type, String... endpointNames) {
+        EmulatedHost host = new EmulatedHost(hns, type, "Calico", "win-a");
+        HostComputeNetwork network = host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24",
+                "192.168.1.11")));
+        int last = 2;
+        for (String name : endpointNames) {
+            hns.createEndpoint(network.id(), HostComputeEndpoint.local(network.id(), name, "10.244.1." + last++, 32,
+                    null));
+        }
+        return new HostView(network, hns.listEndpoints(network.id()));
+    }
+
+    private static NodeNetworkFactory factory(String sourceVip) {
+        return NodeNetworkFactory.withoutHostMac("win-a", sourceVip, "", "");
+    }
+
+    @Test
+    void onOverlayWithoutASourceVipTheCnisEndpointNamedAfterTheNetworkGivesIt() {
+        assertThat(factory("").build(host(EmulatedHost.NetworkType.OVERLAY, "Calico_ep"), NODE).sourceVip())
+                .isEqualTo("10.244.1.2");
+    }
+
+    @Test
+    void openShiftsVipEndpointGivesItToo() {
+        assertThat(factory("").build(host(EmulatedHost.NetworkType.OVERLAY, "pod-x", "VIPEndpoint"), NODE)
+                .sourceVip()).isEqualTo("10.244.1.3");
+    }
+
+    @Test
+    void aConfiguredSourceVipWinsAndTwoCandidatesGiveNone() {
+        assertThat(factory("10.244.1.9").build(host(EmulatedHost.NetworkType.OVERLAY, "Calico_ep"), NODE)
+                .sourceVip()).isEqualTo("10.244.1.9");
+        assertThat(factory("").build(host(EmulatedHost.NetworkType.OVERLAY, "Calico_ep", "VIPEndpoint"), NODE)
+                .sourceVip()).isEmpty();
+    }
+
+    @Test
+    void l2bridgeHasNoSourceVip() {
+        assertThat(NodeNetworkFactory.cniSourceVip(host(EmulatedHost.NetworkType.L2BRIDGE, "Calico_ep").network(),
+                List.of())).isEmpty();
+    }
+}
