@@ -209,3 +209,76 @@ size_t cmdline_forward(const cmdline_char *line, size_t length, cmdline_char *ou
     free(scratch);
     return finish(&w);
 }
+
+static int equals_ascii(const cmdline_char *s, size_t length, const char *ascii) {
+    size_t i = 0;
+    for (; i < length && ascii[i] != '\0'; i++) {
+        if (s[i] != (cmdline_char) (unsigned char) ascii[i]) {
+            return 0;
+        }
+    }
+    return i == length && ascii[i] == '\0';
+}
+
+/* Go's strconv.ParseBool. */
+static int parse_bool(const cmdline_char *value, size_t length) {
+    static const char *const truths[] = {"1", "t", "T", "TRUE", "true", "True"};
+    static const char *const falsehoods[] = {"0", "f", "F", "FALSE", "false", "False"};
+    for (size_t i = 0; i < sizeof(truths) / sizeof(truths[0]); i++) {
+        if (equals_ascii(value, length, truths[i])) {
+            return CMDLINE_FLAG_TRUE;
+        }
+        if (equals_ascii(value, length, falsehoods[i])) {
+            return CMDLINE_FLAG_FALSE;
+        }
+    }
+    return CMDLINE_FLAG_INVALID;
+}
+
+static int starts_with(const cmdline_char *s, size_t length, const cmdline_char *prefix, size_t prefix_length) {
+    if (length < prefix_length) {
+        return 0;
+    }
+    for (size_t i = 0; i < prefix_length; i++) {
+        if (s[i] != prefix[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int cmdline_bool_flag(const cmdline_char *line, size_t length, const cmdline_char *name, size_t name_length) {
+    size_t pos = cmdline_args_offset(line, length);
+    /* Two decoded arguments at a time (the flag and its possible value); neither is longer than the source. */
+    size_t room = length - pos + 1;
+    cmdline_char *scratch = malloc(2 * room * sizeof(cmdline_char));
+    if (scratch == NULL) {
+        return CMDLINE_FLAG_NO_MEMORY;
+    }
+    int result = CMDLINE_FLAG_ABSENT;
+    while (pos < length) {
+        writer arg = {scratch, room, 0};
+        pos = skip_blanks(line, length, next_argument(line, length, pos, &arg));
+        if (equals_ascii(scratch, arg.length, "--")) {
+            break;
+        }
+        if (!starts_with(scratch, arg.length, name, name_length)) {
+            continue;
+        }
+        if (arg.length == name_length) {
+            result = CMDLINE_FLAG_TRUE;
+            if (pos < length) {
+                writer value = {scratch + room, room, 0};
+                size_t after = skip_blanks(line, length, next_argument(line, length, pos, &value));
+                if (value.length == 0 || scratch[room] != '-') {
+                    result = parse_bool(scratch + room, value.length);
+                    pos = after;
+                }
+            }
+        } else if (scratch[name_length] == '=') {
+            result = parse_bool(scratch + name_length + 1, arg.length - name_length - 1);
+        }
+    }
+    free(scratch);
+    return result;
+}

@@ -62,6 +62,24 @@ CMDLINE_API size_t cmdline_quote(const cmdline_char *arg, size_t length, cmdline
  */
 CMDLINE_API size_t cmdline_forward(const cmdline_char *line, size_t length, cmdline_char *out, size_t capacity);
 
+/* Results of cmdline_bool_flag. */
+#define CMDLINE_FLAG_ABSENT 0
+#define CMDLINE_FLAG_TRUE 1
+#define CMDLINE_FLAG_FALSE 2
+/* Given with a value that is not a boolean (the agent rejects it, exit code 2). */
+#define CMDLINE_FLAG_INVALID 3
+/* cmdline_bool_flag could not allocate its scratch buffer. */
+#define CMDLINE_FLAG_NO_MEMORY (-1)
+
+/*
+ * How the agent reads the boolean flag `name` (e.g. "--windows-service"; `name_length` units, no NUL needed) among
+ * the arguments of a full command line (program name skipped): `NAME` alone is true; `NAME=VALUE`, and `NAME VALUE`
+ * when the next argument does not start with '-', take VALUE as Go's strconv.ParseBool does (1 t T TRUE true True,
+ * 0 f F FALSE false False; anything else is CMDLINE_FLAG_INVALID); the last occurrence wins; "--" ends the flags.
+ */
+CMDLINE_API int cmdline_bool_flag(const cmdline_char *line, size_t length, const cmdline_char *name,
+        size_t name_length);
+
 #ifdef __cplusplus
 }
 #endif

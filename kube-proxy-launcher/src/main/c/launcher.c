@@ -7,28 +7,28 @@
  * in this order: %WINPROXY_JAVA_HOME%\bin\java.exe, <dir>\jre\bin\java.exe, <dir>\runtime\bin\java.exe,
  * %JAVA_HOME%\bin\java.exe, then java.exe in the directories of %PATH%.
  *
- * The child shares this console, so Ctrl+C and Ctrl+Break reach it directly; this process ignores them and waits.
- * On console close, logoff or shutdown it waits (bounded) for the child to finish its own shutdown. The child runs
- * in a job object that kills it when this process ends, however it ends. The exit code is the child's, or
- * LAUNCHER_FAILURE (with one line on stderr) when the child cannot be started.
+ * Two ways to run:
+ *   - As a Windows service (service.c), when --windows-service is among the arguments or, without that flag, when
+ *     the Service Control Manager started this process (svc_run_as_service): this process is the service, and the
+ *     agent is its child, stopped through an event (WINPROXY_STOP_EVENT).
+ *   - Otherwise as a console program (this file): the child shares this console, so Ctrl+C and Ctrl+Break reach it
+ *     directly; this process ignores them and waits. On console close, logoff or shutdown it waits (bounded) for the
+ *     child to finish its own shutdown. The exit code is the child's, or LAUNCHER_FAILURE (with one line on stderr)
+ *     when the child cannot be started.
+ * Either way the child runs in a job object that kills it when this process ends, however it ends.
  *
  * Written against the documented Win32 contracts; built with mingw-w64 (see src/build/build-kube-proxy-exe.sh).
  */
-#define WIN32_LEAN_AND_MEAN
-#define UNICODE
-#define _UNICODE
-#include <windows.h>
+#include "launcher.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
 
 #include "cmdline.h"
+#include "svcstate.h"
 
 _Static_assert(sizeof(wchar_t) == sizeof(cmdline_char), "wchar_t is one UTF-16 code unit on Windows");
 
-/* Exit code when the agent cannot be started (no Java, no agent jar, CreateProcess failed). */
-#define LAUNCHER_FAILURE 1
 /* CreateProcessW's limit on lpCommandLine, terminating NUL included. */
 #define MAX_COMMAND_LINE 32767
 /* How long a console close, logoff or shutdown waits for the child before this process lets the system end it. */
@@ -37,15 +37,8 @@ _Static_assert(sizeof(wchar_t) == sizeof(cmdline_char), "wchar_t is one UTF-16 c
 /* mingw-w64's C runtime would otherwise expand wildcards in argv, which this program does not use. */
 int _dowildcard = 0;
 
-/* A growable wide string; every function leaves it NUL-terminated. Allocation failure ends the process. */
-typedef struct {
-    wchar_t *text;
-    size_t length;
-    size_t capacity;
-} wstring;
-
 /* Without allocating: the one failure that cannot build a message. */
-static void out_of_memory(void) {
+void out_of_memory(void) {
     static const char message[] = "kube-proxy.exe: out of memory\r\n";
     DWORD written;
     HANDLE err = GetStdHandle(STD_ERROR_HANDLE);
@@ -55,7 +48,7 @@ static void out_of_memory(void) {
     ExitProcess(LAUNCHER_FAILURE);
 }
 
-static void reserve(wstring *s, size_t extra) {
+void reserve(wstring *s, size_t extra) {
     if (s->length + extra + 1 <= s->capacity) {
         return;
     }
@@ -71,19 +64,19 @@ static void reserve(wstring *s, size_t extra) {
     s->capacity = capacity;
 }
 
-static void append_n(wstring *s, const wchar_t *text, size_t length) {
+void append_n(wstring *s, const wchar_t *text, size_t length) {
     reserve(s, length);
     memcpy(s->text + s->length, text, length * sizeof(wchar_t));
     s->length += length;
     s->text[s->length] = L'\0';
 }
 
-static void append(wstring *s, const wchar_t *text) {
+void append(wstring *s, const wchar_t *text) {
     append_n(s, text, wcslen(text));
 }
 
 /* Writes one line to stderr: UTF-16 to a console, UTF-8 to a file or pipe. */
-static void print_error(const wchar_t *message) {
+void print_error(const wchar_t *message) {
     HANDLE err = GetStdHandle(STD_ERROR_HANDLE);
     if (err == NULL || err == INVALID_HANDLE_VALUE) {
         return;
@@ -114,7 +107,7 @@ static void fail(const wchar_t *message) {
 }
 
 /* Appends the system's text for a Win32 error code, e.g. "The system cannot find the file specified. (2)". */
-static void append_error(wstring *s, DWORD code) {
+void append_error(wstring *s, DWORD code) {
     wchar_t *text = NULL;
     DWORD length = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM
             | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, (LPWSTR) &text, 0, NULL);
@@ -132,36 +125,35 @@ static void append_error(wstring *s, DWORD code) {
     append(s, number);
 }
 
-/* The folder of this executable, without a trailing backslash. */
-static wstring executable_directory(void) {
-    wstring path = {0};
+/* Sets *path to the folder of this executable, without a trailing backslash; or returns 0 with *error set. */
+static int executable_directory(wstring *path, wstring *error) {
+    path->length = 0;
     for (DWORD size = MAX_PATH;; size *= 2) {
-        reserve(&path, size);
-        DWORD length = GetModuleFileNameW(NULL, path.text, size);
+        reserve(path, size);
+        DWORD length = GetModuleFileNameW(NULL, path->text, size);
         if (length == 0) {
-            wstring message = {0};
-            append(&message, L"cannot find its own path: ");
-            append_error(&message, GetLastError());
-            fail(message.text);
+            append(error, L"cannot find its own path: ");
+            append_error(error, GetLastError());
+            return 0;
         }
         if (length < size) {
-            path.length = length;
+            path->length = length;
             break;
         }
         /* truncated: ERROR_INSUFFICIENT_BUFFER; try a larger buffer */
     }
-    while (path.length > 0 && path.text[path.length - 1] != L'\\') {
-        path.length--;
+    while (path->length > 0 && path->text[path->length - 1] != L'\\') {
+        path->length--;
     }
-    if (path.length > 0) {
-        path.length--; /* the backslash */
+    if (path->length > 0) {
+        path->length--; /* the backslash */
     }
-    path.text[path.length] = L'\0';
-    return path;
+    path->text[path->length] = L'\0';
+    return 1;
 }
 
 /* The value of an environment variable, or an empty string when it is not set. */
-static wstring environment(const wchar_t *name) {
+wstring environment(const wchar_t *name) {
     wstring value = {0};
     reserve(&value, 0);
     DWORD size = GetEnvironmentVariableW(name, NULL, 0);
@@ -174,7 +166,7 @@ static wstring environment(const wchar_t *name) {
     return value;
 }
 
-static int is_file(const wchar_t *path) {
+int is_file(const wchar_t *path) {
     DWORD attributes = GetFileAttributesW(path);
     return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) == 0;
 }
@@ -217,40 +209,38 @@ static int java_on_path(wstring *java) {
     return found;
 }
 
-static wstring find_java(const wstring *directory) {
-    wstring java = {0};
+/* Sets *java to the java.exe to run; or returns 0 with *error set. */
+static int find_java(const wstring *directory, wstring *java, wstring *error) {
     wstring home = environment(L"WINPROXY_JAVA_HOME");
-    int found = java_in(&home, &java);
+    int found = java_in(&home, java);
     free(home.text);
     const wchar_t *bundled[] = {L"\\jre", L"\\runtime"};
     for (size_t i = 0; !found && i < sizeof(bundled) / sizeof(bundled[0]); i++) {
         wstring runtime = {0};
         append(&runtime, directory->text);
         append(&runtime, bundled[i]);
-        found = java_in(&runtime, &java);
+        found = java_in(&runtime, java);
         free(runtime.text);
     }
     if (!found) {
         home = environment(L"JAVA_HOME");
-        found = java_in(&home, &java);
+        found = java_in(&home, java);
         free(home.text);
     }
     if (!found) {
-        found = java_on_path(&java);
+        found = java_on_path(java);
     }
     if (!found) {
-        wstring message = {0};
-        append(&message, L"no Java runtime found: looked for bin\\java.exe in %WINPROXY_JAVA_HOME%, in ");
-        append(&message, directory->text);
-        append(&message, L"\\jre, in ");
-        append(&message, directory->text);
-        append(&message, L"\\runtime and in %JAVA_HOME%, then for java.exe on the PATH;"
+        append(error, L"no Java runtime found: looked for bin\\java.exe in %WINPROXY_JAVA_HOME%, in ");
+        append(error, directory->text);
+        append(error, L"\\jre, in ");
+        append(error, directory->text);
+        append(error, L"\\runtime and in %JAVA_HOME%, then for java.exe on the PATH;"
                 L" unpack a Java 17+ runtime into ");
-        append(&message, directory->text);
-        append(&message, L"\\jre or set JAVA_HOME");
-        fail(message.text);
+        append(error, directory->text);
+        append(error, L"\\jre or set JAVA_HOME");
     }
-    return java;
+    return found;
 }
 
 /*
@@ -291,8 +281,11 @@ static void append_quoted(wstring *s, const wchar_t *arg) {
     s->length += needed;
 }
 
-/* `"java" [%WINPROXY_JAVA_OPTS%] -jar "<dir>\winproxy-agent.jar" <this process's arguments, re-quoted>` */
-static wstring child_command_line(const wstring *java, const wstring *jar) {
+/*
+ * Sets *line_out to `"java" [%WINPROXY_JAVA_OPTS%] -jar "<dir>\winproxy-agent.jar" <this process's arguments,
+ * re-quoted>`; or returns 0 with *error set.
+ */
+static int child_command_line(const wstring *java, const wstring *jar, wstring *line_out, wstring *error) {
     wstring line = {0};
     /* the program name is never unescaped by the child, only stripped of its quotes */
     append(&line, L"\"");
@@ -320,11 +313,38 @@ static wstring child_command_line(const wstring *java, const wstring *jar) {
         line.length += needed;
     }
     if (line.length >= MAX_COMMAND_LINE) {
-        fail(L"the command line for java.exe is longer than Windows allows (32767 characters); shorten the"
-                L" arguments or move them into a --config file");
+        free(line.text);
+        append(error, L"the command line for java.exe is longer than Windows allows (32767 characters); shorten"
+                L" the arguments or move them into a --config file");
+        return 0;
     }
-    return line;
+    *line_out = line;
+    return 1;
 }
+
+int prepare_agent_launch(agent_launch *launch, wstring *error) {
+    ZeroMemory(launch, sizeof(*launch));
+    wstring directory = {0};
+    if (!executable_directory(&directory, error)) {
+        return 0;
+    }
+    wstring jar = {0};
+    append(&jar, directory.text);
+    append(&jar, L"\\winproxy-agent.jar");
+    int ready = 0;
+    if (!is_file(jar.text)) {
+        append(error, jar.text);
+        append(error, L" not found: kube-proxy.exe runs the agent jar next to it; unpack the whole winproxy"
+                L" distribution into one folder");
+    } else if (find_java(&directory, &launch->java, error)) {
+        container_service_account();
+        ready = child_command_line(&launch->java, &jar, &launch->command, error);
+    }
+    free(jar.text);
+    free(directory.text);
+    return ready;
+}
+
 
 /* A job that kills its processes when its last handle closes, i.e. when this process ends; NULL if unavailable. */
 static HANDLE kill_on_close_job(void) {
@@ -342,7 +362,45 @@ static HANDLE kill_on_close_job(void) {
     return job;
 }
 
-/* An inheritable duplicate of a standard handle, or NULL when there is none (e.g. a service). */
+int start_agent(agent_launch *launch, DWORD creation_flags, HANDLE std_input, HANDLE std_output,
+        HANDLE std_error, wstring *error) {
+    STARTUPINFOW startup;
+    ZeroMemory(&startup, sizeof(startup));
+    startup.cb = sizeof(startup);
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdInput = std_input;
+    startup.hStdOutput = std_output;
+    startup.hStdError = std_error;
+    PROCESS_INFORMATION process;
+    ZeroMemory(&process, sizeof(process));
+
+    HANDLE job = kill_on_close_job();
+    /* Suspended until it is in the job, so that not even its first instructions run unsupervised. */
+    if (!CreateProcessW(launch->java.text, launch->command.text, NULL, NULL, TRUE,
+            creation_flags | CREATE_SUSPENDED, NULL, NULL, &startup, &process)) {
+        DWORD code = GetLastError();
+        if (job != NULL) {
+            CloseHandle(job);
+        }
+        append(error, L"cannot start ");
+        append(error, launch->java.text);
+        append(error, L": ");
+        append_error(error, code);
+        return 0;
+    }
+    if (job != NULL && !AssignProcessToJobObject(job, process.hProcess)) {
+        /* e.g. inside a job that forbids nested jobs: run on, the child just is not killed with this process */
+        CloseHandle(job);
+        job = NULL;
+    }
+    launch->process = process.hProcess;
+    launch->job = job;
+    ResumeThread(process.hThread);
+    CloseHandle(process.hThread);
+    return 1;
+}
+
+/* An inheritable duplicate of a standard handle, or NULL when there is none. */
 static HANDLE inheritable(DWORD which) {
     HANDLE handle = GetStdHandle(which);
     HANDLE copy = NULL;
@@ -374,66 +432,50 @@ static BOOL WINAPI on_console_control(DWORD event) {
     }
 }
 
-int main(void) {
-    wstring directory = executable_directory();
-    wstring jar = {0};
-    append(&jar, directory.text);
-    append(&jar, L"\\winproxy-agent.jar");
-    if (!is_file(jar.text)) {
-        wstring message = {0};
-        append(&message, jar.text);
-        append(&message, L" not found: kube-proxy.exe runs the agent jar next to it; unpack the whole winproxy"
-                L" distribution into one folder");
-        fail(message.text);
+/* kube-proxy.exe as a console program (or a service wrapper's child): runs the agent and returns its exit code. */
+static DWORD run_console(void) {
+    /* Only a launcher that is itself the service hands the agent its stop events; never pass on stale ones. */
+    SetEnvironmentVariableW(STOP_EVENT_VARIABLE, NULL);
+    SetEnvironmentVariableW(READY_EVENT_VARIABLE, NULL);
+    wstring error = {0};
+    agent_launch launch;
+    if (!prepare_agent_launch(&launch, &error)) {
+        fail(error.text);
     }
-    wstring java = find_java(&directory);
-    container_service_account();
-    wstring command = child_command_line(&java, &jar);
-
-    STARTUPINFOW startup;
-    ZeroMemory(&startup, sizeof(startup));
-    startup.cb = sizeof(startup);
-    startup.dwFlags = STARTF_USESTDHANDLES;
-    startup.hStdInput = inheritable(STD_INPUT_HANDLE);
-    startup.hStdOutput = inheritable(STD_OUTPUT_HANDLE);
-    startup.hStdError = inheritable(STD_ERROR_HANDLE);
-    PROCESS_INFORMATION process;
-    ZeroMemory(&process, sizeof(process));
-
+    HANDLE standard[] = {inheritable(STD_INPUT_HANDLE), inheritable(STD_OUTPUT_HANDLE),
+            inheritable(STD_ERROR_HANDLE)};
     /* From here on a Ctrl+C must not end this process before the child: the child decides. */
     SetConsoleCtrlHandler(on_console_control, TRUE);
-    HANDLE job = kill_on_close_job();
-    /* Suspended until it is in the job, so that not even its first instructions run unsupervised. */
-    BOOL started = CreateProcessW(java.text, command.text, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL,
-            &startup, &process);
-    DWORD error = GetLastError();
-    HANDLE standard[] = {startup.hStdInput, startup.hStdOutput, startup.hStdError};
+    int started = start_agent(&launch, 0, standard[0], standard[1], standard[2], &error);
     for (size_t i = 0; i < 3; i++) {
         if (standard[i] != NULL) {
             CloseHandle(standard[i]);
         }
     }
     if (!started) {
-        wstring message = {0};
-        append(&message, L"cannot start ");
-        append(&message, java.text);
-        append(&message, L": ");
-        append_error(&message, error);
-        fail(message.text);
+        fail(error.text);
     }
-    if (job != NULL && !AssignProcessToJobObject(job, process.hProcess)) {
-        /* e.g. inside a job that forbids nested jobs: run on, the child just is not killed with this process */
-        CloseHandle(job);
-        job = NULL;
-    }
-    child_process = process.hProcess;
-    ResumeThread(process.hThread);
-    CloseHandle(process.hThread);
-
-    WaitForSingleObject(process.hProcess, INFINITE);
+    child_process = launch.process;
+    WaitForSingleObject(launch.process, INFINITE);
     DWORD exit_code = LAUNCHER_FAILURE;
-    if (!GetExitCodeProcess(process.hProcess, &exit_code)) {
+    if (!GetExitCodeProcess(launch.process, &exit_code)) {
         exit_code = LAUNCHER_FAILURE;
+    }
+    return exit_code;
+}
+
+int main(void) {
+    const wchar_t *own = GetCommandLineW();
+    int flag = cmdline_bool_flag((const cmdline_char *) own, wcslen(own), (const cmdline_char *) L"--windows-service",
+            wcslen(L"--windows-service"));
+    if (flag == CMDLINE_FLAG_NO_MEMORY) {
+        out_of_memory();
+    }
+    DWORD exit_code;
+    if (!svc_run_as_service(flag, started_by_scm()) || !run_service(&exit_code)) {
+        /* Not a service, or not started by the SCM after all (--windows-service typed in a console): run as a
+           console program; the agent then explains that --windows-service needs the SCM. */
+        exit_code = run_console();
     }
     /* Nothing to free: the process ends here, and closing the job only kills what is left in it. */
     ExitProcess(exit_code);

@@ -21,7 +21,15 @@ final class NativeCommandLine {
         long cmdline_quote(short[] arg, long length, short[] out, long capacity);
 
         long cmdline_forward(short[] line, long length, short[] out, long capacity);
+
+        int cmdline_bool_flag(short[] line, long length, short[] name, long nameLength);
     }
+
+    // cmdline_bool_flag's results
+    static final int FLAG_ABSENT = 0;
+    static final int FLAG_TRUE = 1;
+    static final int FLAG_FALSE = 2;
+    static final int FLAG_INVALID = 3;
 
     private static final CmdLine LIBRARY = Native.load("kubeproxycmdline", CmdLine.class);
 
@@ -69,6 +77,11 @@ final class NativeCommandLine {
         short[] in = units(line);
         return string(LIBRARY.cmdline_forward(in, in.length, null, 0),
                 out -> LIBRARY.cmdline_forward(in, in.length, out, out.length));
+    }
+
+    /** How the agent reads the boolean flag {@code name} in a full command line (one of the FLAG_ values). */
+    static int boolFlag(String line, String name) {
+        return LIBRARY.cmdline_bool_flag(units(line), line.length(), units(name), name.length());
     }
 
     private interface Call {

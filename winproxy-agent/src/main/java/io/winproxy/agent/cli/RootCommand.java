@@ -1,6 +1,5 @@
 package io.winproxy.agent.cli;
 
-import io.winproxy.agent.config.ConfigException;
 import io.winproxy.agent.config.ConfigFileWatcher;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
@@ -9,6 +8,7 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.NodeNetworkFactory;
+import io.winproxy.agent.winsvc.LauncherStopEvent;
 import io.winproxy.agent.winsvc.PriorityClass;
 import io.winproxy.agent.winsvc.ProcessPriority;
 import io.winproxy.agent.winsvc.ServiceAgent;
@@ -18,6 +18,7 @@ import io.winproxy.hns.model.HostComputeNetwork;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +69,7 @@ public final class RootCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws ConfigException, InterruptedException, IOException {
+    public Integer call() throws Exception {
         if (version != null && !version.equalsIgnoreCase("false")) {
             VersionCommand.printKubeProxyVersion(context.out(), version);
             return 0;
@@ -92,11 +93,13 @@ public final class RootCommand implements Callable<Integer> {
         }
         String network = config.requireNetworkName();
         applyPriorityClass(config);
-        if (config.windowsService()) {
+        // Set when kube-proxy.exe is the service and this process its child: it stops the proxy through an event.
+        Optional<LauncherStopEvent> launcher = LauncherStopEvent.forThisProcess(context.env());
+        if (config.windowsService() || launcher.isPresent()) {
             if (!HnsHostOptions.isWindows()) {
                 throw new UsageException("--windows-service: only available on Windows");
             }
-            return WindowsServiceHost.forWindows().run(new ServiceAgent() {
+            ServiceAgent agent = new ServiceAgent() {
                 private final CountDownLatch stop = new CountDownLatch(1);
 
                 @Override
@@ -108,7 +111,8 @@ public final class RootCommand implements Callable<Integer> {
                 public void requestStop() {
                     stop.countDown();
                 }
-            });
+            };
+            return launcher.isPresent() ? launcher.get().run(agent) : WindowsServiceHost.forWindows().run(agent);
         }
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch stopped = new CountDownLatch(1);
