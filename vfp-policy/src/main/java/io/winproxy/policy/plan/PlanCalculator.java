@@ -162,7 +162,9 @@ public final class PlanCalculator {
             if (claimed.contains(lb.id())) {
                 continue;
             }
-            if (owned.ownsLoadBalancer(lb.id())) {
+            // A load balancer with winproxy's mark that the journal does not hold (the journal was lost or cut)
+            // is still winproxy's: it is deleted when nothing needs it, not left behind as unowned.
+            if (owned.ownsLoadBalancer(lb.id()) || HnsIds.isWinproxys(lb.id())) {
                 steps.add(new PlanStep.DeleteLoadBalancer(lb.id(), staleReason(lb, desiredKeys)));
             } else {
                 unowned.add(lb.id());
@@ -171,11 +173,16 @@ public final class PlanCalculator {
         }
 
         for (ObservedEndpoint ep : observed.endpoints()) {
-            if (!ep.remote() || !owned.ownsRemoteEndpoint(ep.id())
-                    || keptEndpointIds.contains(HnsIds.normalize(ep.id()))) {
+            if (!ep.remote() || keptEndpointIds.contains(HnsIds.normalize(ep.id()))) {
                 continue;
             }
-            if (staleIds.contains(ep.id()) || ep.ips().stream().noneMatch(desiredByIp::containsKey)) {
+            // A remote endpoint with winproxy's mark that the journal does not hold and that was not adopted above is
+            // a leftover of winproxy's (the journal was lost or cut): deleted, never left behind as unowned.
+            boolean markedLeftover = !owned.ownsRemoteEndpoint(ep.id()) && HnsIds.isWinproxys(ep.id())
+                    && !adoptedIds.contains(ep.id());
+            boolean staleOwned = owned.ownsRemoteEndpoint(ep.id())
+                    && (staleIds.contains(ep.id()) || ep.ips().stream().noneMatch(desiredByIp::containsKey));
+            if (markedLeftover || staleOwned) {
                 steps.add(new PlanStep.DeleteRemoteEndpoint(ep.id(), ep.ips().isEmpty() ? "" : ep.ips().get(0)));
             }
         }

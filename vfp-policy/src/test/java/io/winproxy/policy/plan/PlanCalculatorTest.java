@@ -127,6 +127,36 @@ class PlanCalculatorTest {
     }
 
     @Test
+    void objectsWithWinproxysIdMarkThatTheJournalLostAreDeletedWhenNothingNeedsThemAndAdoptedWhenSomethingDoes() {
+        DesiredLoadBalancer gone = new DesiredLoadBalancer(WEB, LoadBalancerKind.EXTERNAL_IP,
+                new LoadBalancerKey(IpFamily.IPV4, "192.0.2.1", Protocol.TCP, 80), 8080, LB.backends(), "", 0, 16, 0);
+        String markedLb = HnsIds.newId(new java.util.Random(1)).toUpperCase();
+        String markedStale = HnsIds.newId(new java.util.Random(2));
+        String markedNeeded = HnsIds.newId(new java.util.Random(3));
+        ObservedEndpoint staleEp = ObservedEndpoint.remote(markedStale, "10.244.1.9", "10.0.0.2");
+        ObservedEndpoint neededEp = ObservedEndpoint.remote(markedNeeded, "10.244.1.5", "10.0.0.2");
+        ObservedState state = new ObservedState(List.of(LOCAL_EP, staleEp, neededEp),
+                List.of(observed("lb-1", LB), observed(markedLb, gone), observed("foreign", gone.withFlags(1, 16))));
+
+        Plan plan = PlanCalculator.plan(desired(LB), state, owning(Set.of("lb-1"), Set.of()), false);
+
+        assertThat(plan.steps()).contains(new PlanStep.AdoptRemoteEndpoint(markedNeeded, REMOTE),
+                new PlanStep.DeleteLoadBalancer(markedLb, "no service needs 192.0.2.1:80/TCP"),
+                new PlanStep.DeleteRemoteEndpoint(markedStale, "10.244.1.9"));
+        assertThat(plan.unownedLoadBalancerIds()).containsExactly("foreign");
+    }
+
+    @Test
+    void winproxysIdsCarryTheMarkAndAreOtherwiseRandomVersion4Guids() {
+        String id = HnsIds.newId(new java.util.Random(7));
+        assertThat(id).matches("77696e70-7278-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+        assertThat(java.util.UUID.fromString(id).version()).isEqualTo(4);
+        assertThat(HnsIds.isWinproxys(id.toUpperCase())).isTrue();
+        assertThat(HnsIds.isWinproxys(java.util.UUID.randomUUID().toString())).isFalse();
+        assertThat(HnsIds.newId(new java.util.Random(8))).isNotEqualTo(id);
+    }
+
+    @Test
     void duplicateLoadBalancersWithOneKeyKeepTheBestMatchAndDeleteOwnedExtras() {
         DesiredLoadBalancer stale = LB.withBackends(List.of("10.244.0.5"));
         Plan plan = PlanCalculator.plan(desired(LB), host(observed("dup-owned", stale), observed("lb-1", LB),

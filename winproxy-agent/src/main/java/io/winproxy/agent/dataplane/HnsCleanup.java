@@ -4,6 +4,7 @@ import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.policy.plan.HnsIds;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code cleanup}: removes what winproxy owns (the load balancers and remote endpoints of its journal) and reports
+ * {@code cleanup}: removes what winproxy owns (the load balancers and remote endpoints of its journal, and any
+ * carrying the mark of winproxy's IDs, {@link HnsIds#isWinproxys}) and reports
  * the unowned load balancers and remote endpoints it leaves. {@code all} (migrating from kube-proxy, which does not
  * record what it created) removes every load balancer on the host, plus the owned remote endpoints. Local endpoints
  * are never touched. Every object is attempted even when others fail.
@@ -53,7 +55,7 @@ public final class HnsCleanup {
         List<String> failures = new ArrayList<>();
 
         for (String id : hns.listLoadBalancerIds()) {
-            if (!all && !journal.ownsLoadBalancer(id)) {
+            if (!all && !journal.ownsLoadBalancer(id) && !HnsIds.isWinproxys(id)) {
                 unownedLbs.add(id);
                 continue;
             }
@@ -102,8 +104,22 @@ public final class HnsCleanup {
         }
         for (HostComputeNetwork network : hns.listNetworks()) {
             for (HostComputeEndpoint endpoint : hns.listEndpoints(network.id())) {
-                if (endpoint.isRemote() && !deletedEps.contains(endpoint.id())) {
+                if (!endpoint.isRemote() || deletedEps.contains(HnsIds.normalize(endpoint.id()))
+                        || deletedEps.contains(endpoint.id())) {
+                    continue;
+                }
+                if (!HnsIds.isWinproxys(endpoint.id())) {
                     unownedEps.add(endpoint.id());
+                    continue;
+                }
+                // winproxy's by its ID's mark, though the journal does not list it (lost or cut).
+                try {
+                    hns.deleteEndpoint(endpoint.id());
+                    deletedEps.add(endpoint.id());
+                } catch (HnsException e) {
+                    if (!e.isNotFound()) {
+                        failures.add("endpoint " + endpoint.id() + ": " + e.getMessage());
+                    }
                 }
             }
         }

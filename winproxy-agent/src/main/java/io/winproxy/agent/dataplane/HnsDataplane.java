@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -96,7 +96,7 @@ public final class HnsDataplane {
      */
     public HnsDataplane(HnsClient hns, String networkName, OwnershipJournal journal, Duration syncPeriod,
                         LongSupplier nanoTime) {
-        this(hns, networkName, journal, syncPeriod, nanoTime, DriftBudget.DEFAULT, () -> UUID.randomUUID().toString());
+        this(hns, networkName, journal, syncPeriod, nanoTime, DriftBudget.DEFAULT, () -> HnsIds.newId(ThreadLocalRandom.current()));
     }
 
     /**
@@ -413,7 +413,7 @@ public final class HnsDataplane {
         }
         HostComputeEndpoint created = hns.createEndpoint(network.id(), HostComputeEndpoint.local(network.id(),
                 SOURCE_VIP_ENDPOINT_NAME, sourceVip, 32, hostMac == null || hostMac.isEmpty() ? null : hostMac)
-                .withId(UUID.randomUUID().toString()));
+                .withId(HnsIds.newId(ThreadLocalRandom.current())));
         logger.info("Created the source VIP endpoint {} for {} (MAC {}) on network {}", created.id(), sourceVip,
                 hostMac == null || hostMac.isEmpty() ? "unknown" : hostMac, networkName);
         remember(created);

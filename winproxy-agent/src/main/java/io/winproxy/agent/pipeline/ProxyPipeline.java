@@ -17,13 +17,14 @@ import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 /**
@@ -88,7 +89,7 @@ public final class ProxyPipeline {
         this.engine = new VfpPolicyEngine(new PolicyCalculator(policyConfig, LoadBalancerFeatures.of(config, caps)),
                 nodeNetworks, in.metrics(), in.start(), caps.ipv6DualStack());
         this.dataplane = new HnsDataplane(in.hns(), node.networkName(), in.journal(), config.syncPeriod(),
-                System::nanoTime, in.drift(), () -> UUID.randomUUID().toString());
+                System::nanoTime, in.drift(), () -> HnsIds.newId(ThreadLocalRandom.current()));
         this.watch = watchOptions(config, node.nodeName());
     }
 

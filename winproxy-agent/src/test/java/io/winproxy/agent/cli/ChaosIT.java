@@ -100,12 +100,7 @@ class ChaosIT {
         // The CNI's pods on this node: a pool the churn draws from.
         localEndpoints = host.syncLocalEndpoints(IntStream.rangeClosed(10, 60).mapToObj(i -> "10.244.1." + i)
                 .collect(Collectors.toSet())).stream().map(HostComputeEndpoint::id).collect(Collectors.toSet());
-        // Objects winproxy never owned: left in place whatever happens.
-        unownedRemote = hns.createEndpoint(networkId, HostComputeEndpoint.remote(networkId, "10.244.3.9",
-                "02-11-0a-f4-03-09", "192.168.1.13")).id();
-        unownedLb = hns.createLoadBalancer(new HostComputeLoadBalancer(null, List.of(localEndpoints.iterator().next()),
-                "", List.of("10.96.99.99"), List.of(new LoadBalancerPortMapping(6, 8080, 80, 0, 0)), SchemaVersion.V2,
-                0)).id();
+        seedUnownedObjects(hns, networkId);
 
         KubernetesClient api = server.client();
         api.nodes().resource(node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
@@ -115,6 +110,15 @@ class ChaosIT {
         }
         healthPort = HttpProbe.freePort();
         metricsPort = HttpProbe.freePort();
+    }
+
+    /** Objects winproxy never owned (another tool's): winproxy must leave them in place whatever happens. */
+    private void seedUnownedObjects(HnsEmulator hns, String networkId) {
+        unownedRemote = hns.createEndpoint(networkId, HostComputeEndpoint.remote(networkId, "10.244.3.9",
+                "02-11-0a-f4-03-09", "192.168.1.13")).id();
+        unownedLb = hns.createLoadBalancer(new HostComputeLoadBalancer(null, List.of(localEndpoints.iterator().next()),
+                "", List.of("10.96.99.99"), List.of(new LoadBalancerPortMapping(6, 8080, 80, 0, 0)), SchemaVersion.V2,
+                0)).id();
     }
 
     @AfterEach
@@ -258,6 +262,11 @@ class ChaosIT {
         cli("hns", "restart", "--hns-state", hnsState.toString(), "--rehydrate-after", "2s");
         figures.merge("HNS restarts", 1, Integer::sum);
         phase("HNS restart with rehydration", Duration.ofSeconds(6), 2);
+
+        // HNS restarts drop every load balancer and remote endpoint, the unowned ones too (HNS restored only what
+        // winproxy re-creates or what it persisted); another tool puts its objects back.
+        HnsEmulator restarted = HnsEmulator.openExisting(hnsState);
+        seedUnownedObjects(restarted, restarted.getNetworkByName(NETWORK).orElseThrow().id());
 
         // 4. The API server: unreachable, then 503 and 404 windows of a mixed-version control plane.
         int unhealthyBefore = health.unhealthy();
