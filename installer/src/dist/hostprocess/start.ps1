@@ -449,11 +449,14 @@ function Start-WinProxy {
     return $LASTEXITCODE
 }
 
-try {
-    $exitCode = Start-WinProxy -PassThrough $args
-} catch {
-    [Console]::Error.WriteLine($_.Exception.Message)
-    $code = $_.Exception.Data['ExitCode']
-    exit $(if ($code) { $code } else { 1 })
+# Dot-sourcing (". .\start.ps1") only defines the functions, for tests; running the script starts winproxy.
+if ($MyInvocation.InvocationName -ne '.') {
+    try {
+        $exitCode = Start-WinProxy -PassThrough $args
+    } catch {
+        [Console]::Error.WriteLine($_.Exception.Message)
+        $code = $_.Exception.Data['ExitCode']
+        exit $(if ($code) { $code } else { 1 })
+    }
+    exit $exitCode
 }
-exit $exitCode
