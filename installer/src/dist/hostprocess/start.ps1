@@ -445,7 +445,9 @@ function Start-WinProxy {
     $env:KUBERNETES_SERVICE_PORT = $apiServer.Port
     $all = @($flags) + @($PassThrough)
     Write-WinProxyStartLog "running winproxy $($all -join ' ')"
-    & $launcher @all
+    # Out-Host streams winproxy's standard output to the container log line by line; without it the lines would
+    # become this function's return value.
+    & $launcher @all | Out-Host
     return $LASTEXITCODE
 }
 
