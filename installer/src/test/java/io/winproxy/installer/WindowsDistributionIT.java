@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -32,6 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** Opens the built winproxy-VERSION-windows.zip and checks its layout and the contents operators rely on. */
 class WindowsDistributionIT {
     private static final YAMLMapper YAML = new YAMLMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The DaemonSet's entry point, as hcsshim sees it before it replaces the sandbox mount point variable. */
+    private static final String START_SCRIPT_IN_IMAGE =
+            "%CONTAINER_SANDBOX_MOUNT_POINT%\\winproxy\\hostprocess\\start.ps1";
     private static Map<String, byte[]> zip;
     private static String version;
 
@@ -64,7 +69,8 @@ class WindowsDistributionIT {
                 "powershell/WinProxy/WinProxy.psd1",
                 "powershell/WinProxy/WinProxy.psm1",
                 "hostprocess/winproxy.yaml",
-                "hostprocess/Dockerfile");
+                "hostprocess/Dockerfile",
+                "hostprocess/start.ps1");
         assertThat(zip.keySet()).as("no base directory, no stray files")
                 .allMatch(name -> !name.startsWith("winproxy-" + version + "/"));
     }
@@ -237,7 +243,7 @@ class WindowsDistributionIT {
     }
 
     @Test
-    void theHostProcessDaemonSetRunsTheLauncherAsAHostProcessWithTheRightFlags() throws IOException {
+    void theHostProcessDaemonSetRunsTheShippedStartScriptAsAHostProcess() throws IOException {
         Map<String, JsonNode> objects = manifestObjects();
         JsonNode pod = objects.get("DaemonSet").path("spec").path("template").path("spec");
 
@@ -250,20 +256,166 @@ class WindowsDistributionIT {
                 .isEqualTo(objects.get("ServiceAccount").path("metadata").path("name").asText());
 
         JsonNode container = pod.path("containers").get(0);
-        assertThat(strings(container.path("command"))).anyMatch(s -> s.endsWith("\\winproxy\\winproxy.cmd"));
-        List<String> args = strings(container.path("args"));
-        assertThat(args).contains("--hostname-override=$(NODE_NAME)");
-        assertThat(container.path("env").findValuesAsText("fieldPath")).contains("spec.nodeName");
+        List<String> command = strings(container.path("command"));
+        assertThat(command.get(0)).isEqualTo("powershell.exe");
+        assertThat(command).containsSubsequence("-File", START_SCRIPT_IN_IMAGE);
+        assertThat(zip).as("the script the DaemonSet runs is in the zip, so in the image")
+                .containsKey("hostprocess/start.ps1");
+        assertThat(text("hostprocess/start.ps1")).as("CRLF line endings for Windows PowerShell").contains("\r\n");
+        assertThat(text("hostprocess/Dockerfile")).as("the image's entry point is the same script")
+                .contains("\"-File\", \"" + START_SCRIPT_IN_IMAGE.replace("\\", "\\\\") + "\"]");
+        assertThat(strings(container.path("args"))).contains("--v=2", "--enable-dsr=true")
+                .anyMatch(arg -> arg.startsWith("--feature-gates=") && arg.contains("WinDSR=true"));
+        assertThat(envByName(container).get("NODE_NAME").path("valueFrom").path("fieldRef").path("fieldPath").asText())
+                .isEqualTo("spec.nodeName");
         assertThat(container.path("image").asText()).isEqualTo("winproxy:" + version + "-hostprocess");
+    }
 
-        String mountPath = container.path("volumeMounts").get(0).path("mountPath").asText();
-        String configMapName = pod.path("volumes").get(0).path("configMap").path("name").asText();
-        JsonNode configMap = objects.get("ConfigMap");
-        assertThat(configMap.path("metadata").path("name").asText()).isEqualTo(configMapName);
-        String key = configMap.path("data").fieldNames().next();
-        assertThat(args).contains("--config=%CONTAINER_SANDBOX_MOUNT_POINT%" + mountPath.replace('/', '\\') + "\\"
-                + key);
-        assertKubeProxyConfiguration(YAML.readTree(configMap.path("data").path(key).asText()));
+    @Test
+    void noNodeIsGivenAClusterWideSourceVipAndTheScriptComputesItPerNode() throws IOException {
+        String manifest = text("hostprocess/winproxy.yaml");
+        assertThat(manifest).doesNotContain("sourceVip:").doesNotContain("kube-proxy-config.yaml");
+        JsonNode container = manifestObjects().get("DaemonSet").path("spec").path("template").path("spec")
+                .path("containers").get(0);
+        List<String> args = strings(container.path("args"));
+        // With --config winproxy (as kube-proxy) ignores --source-vip and --network-name: the script's flags must win.
+        assertThat(args).noneMatch(arg -> arg.startsWith("--source-vip") || arg.startsWith("--config")
+                || arg.startsWith("--network-name"));
+        assertThat(envByName(container).get("WINPROXY_SOURCE_VIP").path("value").asText())
+                .as("an override here would be one address for every node").isEmpty();
+
+        String script = text("hostprocess/start.ps1");
+        assertThat(script).contains("\"--source-vip=$sourceVip\"").contains("$network.type -eq 'Overlay'")
+                .contains("'Calico' ").contains("= 'Calico_ep'").contains("'VIPEndpoint'")
+                .contains("'C:\\sourcevip\\sourceVip.json'").contains("'host-local.exe'");
+        assertThat(script).doesNotContainIgnoringCase("Remove-HnsPolicyList");
+    }
+
+    @Test
+    void theSourceVipIsReservedWithTheSameHostLocalRequestAsTheSigWindowsToolsFlannelScript() throws IOException {
+        String script = text("hostprocess/start.ps1").replace("\r\n", "\n");
+        String function = script.substring(script.indexOf("function New-WinProxyIpamRequest"));
+        String hereString = function.substring(function.indexOf("@\"\n") + 3, function.indexOf("\n\"@"));
+        String dataDir = script.replaceFirst("(?s).*\\$script:HostLocalDataDir = '([^']+)'.*", "$1");
+        String request = hereString.replace("$NetworkName", "flannel.4096").replace("$Subnet", "10.244.1.0/24")
+                .replace("$script:HostLocalDataDir", dataDir);
+
+        JsonNode expected = JSON.readTree("{\"cniVersion\": \"0.3.0\", \"name\": \"flannel.4096\", \"ipam\": "
+                + "{\"type\": \"host-local\", \"ranges\": [[{\"subnet\": \"10.244.1.0/24\"}]], "
+                + "\"dataDir\": \"/var/lib/cni/networks\"}}");
+        assertThat(JSON.readTree(request)).isEqualTo(expected);
+        // CNI ADD with the same container ID, so that a reservation either script made is found by the other.
+        assertThat(script).contains("$script:SourceVipContainerId = 'dummy'")
+                .contains("CNI_COMMAND = 'ADD'; CNI_CONTAINERID = $script:SourceVipContainerId")
+                .contains("CNI_NETNS = 'dummy'").contains("CNI_IFNAME = 'dummy'").contains("CNI_PATH = $BinDir");
+    }
+
+    @Test
+    void theApiServerIsReachedByItsRealAddressNotTheKubernetesServiceClusterIp() throws IOException {
+        JsonNode pod = manifestObjects().get("DaemonSet").path("spec").path("template").path("spec");
+        JsonNode container = pod.path("containers").get(0);
+        Map<String, JsonNode> env = envByName(container);
+        // The kubelet sets KUBERNETES_SERVICE_HOST to the ClusterIP; the manifest must not rely on it.
+        assertThat(env).doesNotContainKeys("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "KUBERNETES_MASTER");
+        assertThat(strings(container.path("args"))).noneMatch(arg -> arg.startsWith("--master")
+                || arg.startsWith("--kubeconfig"));
+        for (String[] pair : new String[][] {{"WINPROXY_APISERVER_HOST", "KUBERNETES_SERVICE_HOST"},
+                {"WINPROXY_APISERVER_PORT", "KUBERNETES_SERVICE_PORT"}}) {
+            JsonNode ref = env.get(pair[0]).path("valueFrom").path("configMapKeyRef");
+            assertThat(ref.path("name").asText()).isEqualTo("winproxy-apiserver");
+            assertThat(ref.path("key").asText()).isEqualTo(pair[1]);
+            assertThat(ref.path("optional").asBoolean()).as("kubeadm clusters need no such ConfigMap").isTrue();
+        }
+
+        // kubeadm's kube-proxy ConfigMap (kubeconfig.conf holds the real server URL), where the script reads it.
+        JsonNode volume = null;
+        for (JsonNode v : pod.path("volumes")) {
+            if (v.path("configMap").path("name").asText().equals("kube-proxy")) {
+                volume = v;
+            }
+        }
+        assertThat(volume).as("a volume of kubeadm's kube-proxy ConfigMap").isNotNull();
+        assertThat(volume.path("configMap").path("optional").asBoolean()).isTrue();
+        String mountPath = null;
+        for (JsonNode m : container.path("volumeMounts")) {
+            if (m.path("name").asText().equals(volume.path("name").asText())) {
+                mountPath = m.path("mountPath").asText();
+            }
+        }
+        assertThat(mountPath).isNotNull();
+        String script = text("hostprocess/start.ps1");
+        assertThat(script).contains("-ChildPath '" + mountPath.substring(1).replace('/', '\\') + "\\kubeconfig.conf'")
+                .contains("$env:KUBERNETES_SERVICE_HOST = $apiServer.Host")
+                .contains("$env:KUBERNETES_SERVICE_PORT = $apiServer.Port")
+                .contains("$env:WINPROXY_APISERVER_HOST").contains("$env:WINPROXY_APISERVER_PORT");
+    }
+
+    @Test
+    void livenessProbesLivezReadinessProbesHealthzAndStartUpHasTimeToWaitForTheNetwork() throws IOException {
+        JsonNode container = manifestObjects().get("DaemonSet").path("spec").path("template").path("spec")
+                .path("containers").get(0);
+        JsonNode liveness = container.path("livenessProbe");
+        JsonNode readiness = container.path("readinessProbe");
+        JsonNode startup = container.path("startupProbe");
+        assertThat(liveness.path("httpGet").path("path").asText()).isEqualTo("/livez");
+        assertThat(readiness.path("httpGet").path("path").asText()).isEqualTo("/healthz");
+        assertThat(startup.path("httpGet").path("path").asText()).isEqualTo("/livez");
+        for (JsonNode probe : List.of(liveness, readiness, startup)) {
+            assertThat(probe.path("httpGet").path("port").asInt()).isEqualTo(10256);
+            assertThat(probe.path("periodSeconds").asInt()).isBetween(5, 30);
+            assertThat(probe.path("failureThreshold").asInt()).isGreaterThanOrEqualTo(3);
+        }
+        assertThat(strings(container.path("args"))).doesNotContain("--healthz-bind-address=")
+                .filteredOn(arg -> arg.startsWith("--healthz-bind-address=")).allMatch(arg -> arg.endsWith(":10256"));
+        // The liveness probe starts counting only once the startup probe has passed: the start script may wait for the
+        // CNI's network and source-VIP endpoint up to its timeout, then the JVM starts.
+        String script = text("hostprocess/start.ps1");
+        int scriptTimeout = Integer.parseInt(script.replaceFirst("(?s).*\\$timeout = (\\d+).*", "$1"));
+        int startupWindow = startup.path("periodSeconds").asInt() * startup.path("failureThreshold").asInt();
+        assertThat(startupWindow).isGreaterThanOrEqualTo(scriptTimeout + 30);
+    }
+
+    @Test
+    void theStartScriptReadsFieldsTheAgentsHnsListPrints(@TempDir Path home) throws IOException, InterruptedException {
+        for (Map.Entry<String, byte[]> entry : zip.entrySet()) {
+            Path file = home.resolve(entry.getKey());
+            Files.createDirectories(file.getParent());
+            Files.write(file, entry.getValue());
+        }
+        // An emulated Calico VXLAN node: the Overlay network and the host endpoint that holds the source VIP.
+        Path state = home.resolve("hns.json");
+        Files.writeString(state, """
+                {"HnsVersion": "15.4",
+                 "Networks": [{"ID": "5E3C2B7A-0D7E-4D3A-9E5B-1F2A3B4C5D6E", "Name": "Calico", "Type": "Overlay",
+                               "Ipams": [{"Type": "Static", "Subnets": [{"IpAddressPrefix": "10.244.1.0/24"}]}],
+                               "SchemaVersion": {"Major": 2, "Minor": 0}}],
+                 "Endpoints": [{"ID": "A1B2C3D4-0000-4000-8000-000000000001", "Name": "Calico_ep",
+                                "HostComputeNetwork": "5E3C2B7A-0D7E-4D3A-9E5B-1F2A3B4C5D6E",
+                                "IpConfigurations": [{"IpAddress": "10.244.1.1", "PrefixLength": 32}],
+                                "MacAddress": "00-15-5D-01-02-03", "SchemaVersion": {"Major": 2, "Minor": 0}}],
+                 "LoadBalancers": []}
+                """, StandardCharsets.UTF_8);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process list = new ProcessBuilder(java, "-jar", "winproxy-agent.jar", "hns", "list", "-o", "json",
+                "--hns-state", state.toString()).directory(home.toFile()).start();
+        String out = new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(list.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(list.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(list.exitValue()).as(err).isZero();
+
+        JsonNode listing = JSON.readTree(out);
+        JsonNode network = listing.path("networks").get(0);
+        assertThat(network.path("name").asText()).isEqualTo("Calico");
+        assertThat(network.path("type").asText()).isEqualTo("Overlay");
+        assertThat(network.path("subnets").get(0).asText()).isEqualTo("10.244.1.0/24");
+        JsonNode endpoint = listing.path("endpoints").get(0);
+        assertThat(endpoint.path("name").asText()).isEqualTo("Calico_ep");
+        assertThat(endpoint.path("ip").asText()).isEqualTo("10.244.1.1");
+
+        String script = text("hostprocess/start.ps1");
+        assertThat(script).contains("& $Launcher hns list -o json").contains(".networks").contains("$hns.endpoints")
+                .contains("$_.name -eq $Name").contains("$_.type -eq 'Overlay'").contains("$_.type -eq 'L2Bridge'")
+                .contains("@($Network.subnets)").contains("$_.name -eq $endpointName").contains("$endpoint.ip");
     }
 
     @Test
@@ -316,8 +468,14 @@ class WindowsDistributionIT {
                 assertThat(byKind.put(doc.path("kind").asText(), doc)).as("one %s", doc.path("kind")).isNull();
             }
         }
-        assertThat(byKind).containsKeys("ServiceAccount", "ClusterRoleBinding", "ConfigMap", "DaemonSet");
+        assertThat(byKind).containsKeys("ServiceAccount", "ClusterRoleBinding", "DaemonSet");
         return byKind;
+    }
+
+    private static Map<String, JsonNode> envByName(JsonNode container) {
+        Map<String, JsonNode> env = new HashMap<>();
+        container.path("env").forEach(e -> env.put(e.path("name").asText(), e));
+        return env;
     }
 
     private static List<String> strings(JsonNode array) {

@@ -1,0 +1,464 @@
+<#
+.SYNOPSIS
+    Starts winproxy in the HostProcess DaemonSet with this node's HNS network, source VIP and API server address.
+.DESCRIPTION
+    The DaemonSet (hostprocess\winproxy.yaml) runs this script; it passes its own arguments through to winproxy
+    after the flags it computes:
+
+      --hostname-override  NODE_NAME (the pod's spec.nodeName).
+      --network-name       WINPROXY_NETWORK_NAME, else KUBE_NETWORK, else the one Overlay or L2Bridge network HNS
+                           has (read with "winproxy hns list -o json"). The script waits for the network to exist.
+      --source-vip         on an Overlay network only, this node's own source VIP, the first of:
+                           1. WINPROXY_SOURCE_VIP, when set;
+                           2. the IP of the host endpoint the CNI creates for it: WINPROXY_SOURCE_VIP_ENDPOINT, else
+                              Calico_ep on the Calico network, VIPEndpoint on OVNKubernetesHybridOverlayNetwork
+                              (the script waits for it);
+                           3. an address reserved for this node with the CNI's host-local IPAM, as the
+                              sig-windows-tools flannel kube-proxy start script does: the same request document
+                              (host-local, the network's name, its subnet, dataDir /var/lib/cni/networks), the same
+                              container ID, and the same cache file C:\sourcevip\sourceVip.json, so the address
+                              stays the same across restarts. This assumes the CNI allocates pod addresses with
+                              host-local under that name and dataDir (flannel's Windows overlay does), so that the
+                              reservation can never be given to a pod. host-local.exe is taken from CNI_BIN_PATH
+                              (default C:\opt\cni\bin).
+                           On L2Bridge no source VIP is passed.
+
+    The API server is reached at its real address, not through the "kubernetes" Service ClusterIP, which only
+    works once a proxy on this node has programmed it. The address is WINPROXY_APISERVER_HOST and
+    WINPROXY_APISERVER_PORT (from the optional winproxy-apiserver ConfigMap), else the server of kubeadm's
+    kube-proxy ConfigMap (kubeconfig.conf, mounted at \var\lib\kube-proxy). The script hands it to winproxy as
+    KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT, with the pod's service-account token and CA (winproxy.ps1
+    finds them under CONTAINER_SANDBOX_MOUNT_POINT).
+
+    Exit codes: winproxy's own once it runs; 2 when a setting above is invalid or missing (one line naming it);
+    1 when HNS, the network, the source-VIP endpoint or host-local fails or does not appear in time
+    (WINPROXY_START_TIMEOUT_SECONDS, default 300).
+.EXAMPLE
+    powershell.exe -NoProfile -ExecutionPolicy Bypass -File C:\k\winproxy\hostprocess\start.ps1 --v=2 --enable-dsr=true
+#>
+$ErrorActionPreference = 'Stop'
+
+# What the sig-windows-tools flannel kube-proxy start script uses, so that a node moving from it keeps its address.
+$script:SourceVipContainerId = 'dummy'
+$script:HostLocalDataDir = '/var/lib/cni/networks'
+# Host endpoints that CNIs create to hold the node's source VIP, by HNS network name.
+$script:SourceVipEndpoints = @{
+    'Calico'                            = 'Calico_ep'
+    'OVNKubernetesHybridOverlayNetwork' = 'VIPEndpoint'
+}
+
+function Write-WinProxyStartLog {
+    <#
+    .SYNOPSIS
+        Writes one progress line to standard output (the container log).
+    .PARAMETER Message
+        The line, without the "winproxy start:" prefix.
+    #>
+    param([Parameter(Mandatory = $true)] [string] $Message)
+    [Console]::Out.WriteLine("winproxy start: $Message")
+}
+
+function New-WinProxyStartError {
+    <#
+    .SYNOPSIS
+        Returns an exception whose message is the one line printed, and whose Data['ExitCode'] is the exit code.
+    .PARAMETER Message
+        The line, naming the setting to change.
+    .PARAMETER ExitCode
+        2 for an invalid or missing setting, 1 for a runtime failure.
+    #>
+    param(
+        [Parameter(Mandatory = $true)] [string] $Message,
+        [int] $ExitCode = 1
+    )
+    $exception = [System.InvalidOperationException]::new("winproxy start: $Message")
+    $exception.Data['ExitCode'] = $ExitCode
+    return $exception
+}
+
+function Test-WinProxyIPv4 {
+    <#
+    .SYNOPSIS
+        True when Value is a dotted-quad IPv4 address.
+    .PARAMETER Value
+        The text to check.
+    #>
+    param([string] $Value)
+    $address = $null
+    return ($Value -match '^\d{1,3}(\.\d{1,3}){3}$') -and [System.Net.IPAddress]::TryParse($Value, [ref] $address)
+}
+
+function Select-WinProxyNetwork {
+    <#
+    .SYNOPSIS
+        Picks the HNS network to program from the networks of "winproxy hns list -o json"; $null while none fits.
+    .DESCRIPTION
+        With a name: the network of that name (HNS compares names case-insensitively). Without: the one network of
+        type Overlay or L2Bridge; several of them is an error naming WINPROXY_NETWORK_NAME.
+    .PARAMETER Networks
+        The "networks" array of the listing (name, type, subnets).
+    .PARAMETER Name
+        The configured name, or empty.
+    #>
+    param(
+        [object[]] $Networks,
+        [string] $Name
+    )
+    if ($Name) {
+        return @($Networks | Where-Object { $_.name -eq $Name }) | Select-Object -First 1
+    }
+    $candidates = @($Networks | Where-Object { $_.type -eq 'Overlay' -or $_.type -eq 'L2Bridge' })
+    if ($candidates.Count -gt 1) {
+        $names = ($candidates | ForEach-Object { $_.name }) -join ', '
+        throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_NETWORK_NAME: HNS has several Overlay/L2Bridge networks ($names); set WINPROXY_NETWORK_NAME to the one the CNI uses for pods")
+    }
+    return $candidates | Select-Object -First 1
+}
+
+function Get-WinProxySourceVipEndpointName {
+    <#
+    .SYNOPSIS
+        The name of the host endpoint whose IP is the source VIP on this network, or $null (then host-local IPAM).
+    .PARAMETER NetworkName
+        The HNS network's name.
+    .PARAMETER Configured
+        WINPROXY_SOURCE_VIP_ENDPOINT, or empty.
+    #>
+    param(
+        [string] $NetworkName,
+        [string] $Configured
+    )
+    if ($Configured) {
+        return $Configured
+    }
+    foreach ($known in $script:SourceVipEndpoints.Keys) {
+        if ($known -eq $NetworkName) {
+            return $script:SourceVipEndpoints[$known]
+        }
+    }
+    return $null
+}
+
+function New-WinProxyIpamRequest {
+    <#
+    .SYNOPSIS
+        The host-local IPAM request that reserves the source VIP (the sig-windows-tools flannel document).
+    .PARAMETER NetworkName
+        The CNI network name; host-local keeps its reservations in dataDir\NetworkName.
+    .PARAMETER Subnet
+        The subnet to take the address from (the HNS network's, i.e. this node's pod subnet).
+    #>
+    param(
+        [Parameter(Mandatory = $true)] [string] $NetworkName,
+        [Parameter(Mandatory = $true)] [string] $Subnet
+    )
+    return @"
+{"cniVersion": "0.3.0", "name": "$NetworkName", "ipam":{"type":"host-local","ranges":[[{"subnet":"$Subnet"}]],"dataDir":"$script:HostLocalDataDir"}}
+"@.Trim()
+}
+
+function Get-WinProxyIpamAddress {
+    <#
+    .SYNOPSIS
+        The IPv4 address of a CNI result (ips[0].address without its prefix length), or $null.
+    .PARAMETER Result
+        The CNI result document host-local printed.
+    #>
+    param([string] $Result)
+    try {
+        $document = $Result | ConvertFrom-Json
+    } catch {
+        return $null
+    }
+    $ips = @($document.ips)
+    if ($ips.Count -eq 0 -or -not $ips[0].address) {
+        return $null
+    }
+    $address = ([string] $ips[0].address).Split('/')[0]
+    if (Test-WinProxyIPv4 $address) {
+        return $address
+    }
+    return $null
+}
+
+function Get-WinProxyApiServer {
+    <#
+    .SYNOPSIS
+        Host and port of the API server from a kubeconfig's text (its first cluster's server), or $null.
+    .PARAMETER Kubeconfig
+        The kubeconfig, e.g. kubeadm's kube-proxy ConfigMap key kubeconfig.conf.
+    #>
+    param([string] $Kubeconfig)
+    if ($Kubeconfig -notmatch '(?m)^\s*server:\s*["'']?(https?://[^\s"'']+)') {
+        return $null
+    }
+    $uri = $null
+    if (-not [System.Uri]::TryCreate($Matches[1], [System.UriKind]::Absolute, [ref] $uri)) {
+        return $null
+    }
+    return [pscustomobject] @{ Host = $uri.DnsSafeHost; Port = [string] $uri.Port }
+}
+
+function Get-WinProxyHns {
+    <#
+    .SYNOPSIS
+        Networks and endpoints as winproxy sees them ("winproxy hns list -o json" on the real HNS).
+    .PARAMETER Launcher
+        winproxy.ps1 of the distribution.
+    #>
+    param([Parameter(Mandatory = $true)] [string] $Launcher)
+    $output = & $Launcher hns list -o json
+    if ($LASTEXITCODE -ne 0) {
+        throw (New-WinProxyStartError -Message "cannot read HNS: 'winproxy hns list' exited with $LASTEXITCODE (its error is above)")
+    }
+    return ($output -join "`n") | ConvertFrom-Json
+}
+
+function Wait-WinProxyCondition {
+    <#
+    .SYNOPSIS
+        Calls Probe until it returns something, every 5 seconds, and returns that; throws after TimeoutSeconds.
+    .PARAMETER What
+        What is waited for, for the log and the error.
+    .PARAMETER Probe
+        Returns $null while the condition does not hold.
+    .PARAMETER TimeoutSeconds
+        How long to wait.
+    #>
+    param(
+        [Parameter(Mandatory = $true)] [string] $What,
+        [Parameter(Mandatory = $true)] [scriptblock] $Probe,
+        [int] $TimeoutSeconds
+    )
+    $deadline = (Get-Date).AddSeconds($TimeoutSeconds)
+    $logged = $false
+    while ($true) {
+        $found = & $Probe
+        if ($null -ne $found) {
+            return $found
+        }
+        if ((Get-Date) -ge $deadline) {
+            throw (New-WinProxyStartError -Message "$What did not appear within $TimeoutSeconds s (WINPROXY_START_TIMEOUT_SECONDS)")
+        }
+        if (-not $logged) {
+            Write-WinProxyStartLog "waiting for $What"
+            $logged = $true
+        }
+        Start-Sleep -Seconds 5
+    }
+}
+
+function Get-WinProxyReservedSourceVip {
+    <#
+    .SYNOPSIS
+        The source VIP host-local already reserved for this node, or $null: from the cache file, else from
+        host-local's own record (dataDir\network\IP, whose first line is the container ID), if the cache was lost.
+    .PARAMETER CacheFile
+        The CNI result saved when the address was reserved.
+    .PARAMETER NetworkName
+        The CNI network name.
+    #>
+    param(
+        [Parameter(Mandatory = $true)] [string] $CacheFile,
+        [Parameter(Mandatory = $true)] [string] $NetworkName
+    )
+    if (Test-Path -LiteralPath $CacheFile -PathType Leaf) {
+        $address = Get-WinProxyIpamAddress (Get-Content -LiteralPath $CacheFile -Raw)
+        if ($address) {
+            return $address
+        }
+        Write-WinProxyStartLog "ignoring $CacheFile`: it holds no CNI result with an IPv4 address"
+    }
+    $records = Join-Path -Path $env:SystemDrive -ChildPath (Join-Path -Path $script:HostLocalDataDir -ChildPath $NetworkName)
+    if (Test-Path -LiteralPath $records -PathType Container) {
+        foreach ($record in Get-ChildItem -LiteralPath $records -File) {
+            $firstLine = Get-Content -LiteralPath $record.FullName -TotalCount 1
+            if ((Test-WinProxyIPv4 $record.Name) -and "$firstLine".Trim() -eq $script:SourceVipContainerId) {
+                return $record.Name
+            }
+        }
+    }
+    return $null
+}
+
+function Invoke-WinProxyHostLocal {
+    <#
+    .SYNOPSIS
+        Reserves the source VIP with host-local IPAM (CNI ADD), saves the result to CacheFile, returns the address.
+    .PARAMETER BinDir
+        The CNI bin directory holding host-local.exe.
+    .PARAMETER Request
+        The IPAM request document (New-WinProxyIpamRequest).
+    .PARAMETER CacheFile
+        Where the CNI result is kept, so the next start reuses the address.
+    #>
+    param(
+        [Parameter(Mandatory = $true)] [string] $BinDir,
+        [Parameter(Mandatory = $true)] [string] $Request,
+        [Parameter(Mandatory = $true)] [string] $CacheFile
+    )
+    $hostLocal = Join-Path -Path $BinDir -ChildPath 'host-local.exe'
+    if (-not (Test-Path -LiteralPath $hostLocal -PathType Leaf)) {
+        throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_SOURCE_VIP: not set, and no $hostLocal to reserve one with (set CNI_BIN_PATH to the CNI bin directory, or WINPROXY_SOURCE_VIP)")
+    }
+    Write-WinProxyStartLog "reserving the source VIP with $hostLocal`: $Request"
+    $cni = @{ CNI_COMMAND = 'ADD'; CNI_CONTAINERID = $script:SourceVipContainerId; CNI_NETNS = 'dummy';
+        CNI_IFNAME = 'dummy'; CNI_PATH = $BinDir }
+    foreach ($name in $cni.Keys) {
+        Set-Item -Path "env:$name" -Value $cni[$name]
+    }
+    try {
+        $result = ($Request | & $hostLocal) -join "`n"
+        $exitCode = $LASTEXITCODE
+    } finally {
+        foreach ($name in $cni.Keys) {
+            Remove-Item -Path "env:$name" -ErrorAction SilentlyContinue
+        }
+    }
+    $address = Get-WinProxyIpamAddress $result
+    if ($exitCode -ne 0 -or -not $address) {
+        throw (New-WinProxyStartError -Message "host-local did not reserve a source VIP (exit code $exitCode): $result")
+    }
+    # Only a successful result is kept: a cached error would stop every later start.
+    New-Item -ItemType Directory -Path (Split-Path -Parent $CacheFile) -Force | Out-Null
+    Set-Content -LiteralPath $CacheFile -Value $result -Encoding ASCII
+    return $address
+}
+
+function Resolve-WinProxySourceVip {
+    <#
+    .SYNOPSIS
+        This node's source VIP on an Overlay network (see the script's description for the order).
+    .PARAMETER Launcher
+        winproxy.ps1, to list HNS endpoints.
+    .PARAMETER Network
+        The network chosen by Select-WinProxyNetwork.
+    .PARAMETER TimeoutSeconds
+        How long to wait for a source-VIP endpoint.
+    #>
+    param(
+        [Parameter(Mandatory = $true)] [string] $Launcher,
+        [Parameter(Mandatory = $true)] [object] $Network,
+        [int] $TimeoutSeconds
+    )
+    if ($env:WINPROXY_SOURCE_VIP) {
+        if (-not (Test-WinProxyIPv4 $env:WINPROXY_SOURCE_VIP)) {
+            throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_SOURCE_VIP: not an IPv4 address: '$env:WINPROXY_SOURCE_VIP'")
+        }
+        Write-WinProxyStartLog "source VIP $env:WINPROXY_SOURCE_VIP from WINPROXY_SOURCE_VIP"
+        return $env:WINPROXY_SOURCE_VIP
+    }
+    $endpointName = Get-WinProxySourceVipEndpointName -NetworkName $Network.name -Configured $env:WINPROXY_SOURCE_VIP_ENDPOINT
+    if ($endpointName) {
+        $address = Wait-WinProxyCondition -What "HNS endpoint $endpointName (the source VIP the CNI creates)" -TimeoutSeconds $TimeoutSeconds -Probe {
+            $hns = Get-WinProxyHns -Launcher $Launcher
+            $endpoint = @($hns.endpoints | Where-Object { $_.name -eq $endpointName -and (Test-WinProxyIPv4 $_.ip) }) | Select-Object -First 1
+            if ($endpoint) { $endpoint.ip } else { $null }
+        }
+        Write-WinProxyStartLog "source VIP $address from HNS endpoint $endpointName"
+        return $address
+    }
+    $subnets = @($Network.subnets)
+    if ($subnets.Count -eq 0 -or -not $subnets[0]) {
+        throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_SOURCE_VIP: not set, and HNS network $($Network.name) has no subnet to reserve one from")
+    }
+    $cacheFile = if ($env:WINPROXY_SOURCE_VIP_FILE) { $env:WINPROXY_SOURCE_VIP_FILE } else { 'C:\sourcevip\sourceVip.json' }
+    $address = Get-WinProxyReservedSourceVip -CacheFile $cacheFile -NetworkName $Network.name
+    if ($address) {
+        Write-WinProxyStartLog "source VIP $address, reserved earlier with host-local ($cacheFile)"
+        return $address
+    }
+    $binDir = if ($env:CNI_BIN_PATH) { $env:CNI_BIN_PATH } else { 'C:\opt\cni\bin' }
+    $request = New-WinProxyIpamRequest -NetworkName $Network.name -Subnet $subnets[0]
+    $address = Invoke-WinProxyHostLocal -BinDir $binDir -Request $request -CacheFile $cacheFile
+    Write-WinProxyStartLog "source VIP $address, reserved with host-local (saved in $cacheFile)"
+    return $address
+}
+
+function Resolve-WinProxyApiServer {
+    <#
+    .SYNOPSIS
+        The API server's real host and port: WINPROXY_APISERVER_HOST/PORT, else kubeadm's kube-proxy kubeconfig.
+    .PARAMETER KubeadmKubeconfig
+        Where kubeadm's kube-proxy ConfigMap key kubeconfig.conf is mounted.
+    #>
+    param([Parameter(Mandatory = $true)] [string] $KubeadmKubeconfig)
+    if ($env:WINPROXY_APISERVER_HOST) {
+        $port = if ($env:WINPROXY_APISERVER_PORT) { $env:WINPROXY_APISERVER_PORT } else { '443' }
+        if ($port -notmatch '^\d{1,5}$' -or [int] $port -lt 1 -or [int] $port -gt 65535) {
+            throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_APISERVER_PORT: not a port number: '$port'")
+        }
+        return [pscustomobject] @{ Host = $env:WINPROXY_APISERVER_HOST; Port = $port; Source = 'WINPROXY_APISERVER_HOST' }
+    }
+    if (Test-Path -LiteralPath $KubeadmKubeconfig -PathType Leaf) {
+        $server = Get-WinProxyApiServer (Get-Content -LiteralPath $KubeadmKubeconfig -Raw)
+        if (-not $server) {
+            throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_APISERVER_HOST: not set, and $KubeadmKubeconfig names no https:// server")
+        }
+        return [pscustomobject] @{ Host = $server.Host; Port = $server.Port; Source = "kubeadm's kube-proxy ConfigMap" }
+    }
+    throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_APISERVER_HOST: the API server address is unknown: create ConfigMap kube-system/winproxy-apiserver with KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT (see docs/operations.md), or run on a kubeadm cluster (ConfigMap kube-system/kube-proxy)")
+}
+
+function Start-WinProxy {
+    <#
+    .SYNOPSIS
+        Works out the node's flags and API server address, then runs winproxy; returns its exit code.
+    .PARAMETER PassThrough
+        The script's arguments, given to winproxy after the computed flags.
+    #>
+    param([string[]] $PassThrough)
+    $distribution = Split-Path -Parent $PSScriptRoot
+    $launcher = Join-Path -Path $distribution -ChildPath 'winproxy.ps1'
+    $sandbox = if ($env:CONTAINER_SANDBOX_MOUNT_POINT) { $env:CONTAINER_SANDBOX_MOUNT_POINT } else { $env:SystemDrive + '\' }
+    $timeout = 300
+    if ($env:WINPROXY_START_TIMEOUT_SECONDS) {
+        if ($env:WINPROXY_START_TIMEOUT_SECONDS -notmatch '^\d+$') {
+            throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_START_TIMEOUT_SECONDS: not a number of seconds: '$env:WINPROXY_START_TIMEOUT_SECONDS'")
+        }
+        $timeout = [int] $env:WINPROXY_START_TIMEOUT_SECONDS
+    }
+    if (-not $env:NODE_NAME) {
+        throw (New-WinProxyStartError -ExitCode 2 -Message "NODE_NAME: not set (the DaemonSet sets it from spec.nodeName)")
+    }
+
+    $apiServer = Resolve-WinProxyApiServer -KubeadmKubeconfig (Join-Path -Path $sandbox -ChildPath 'var\lib\kube-proxy\kubeconfig.conf')
+    Write-WinProxyStartLog "API server $($apiServer.Host):$($apiServer.Port) (from $($apiServer.Source))"
+
+    $networkName = if ($env:WINPROXY_NETWORK_NAME) { $env:WINPROXY_NETWORK_NAME } else { $env:KUBE_NETWORK }
+    $what = if ($networkName) { "HNS network $networkName" } else { 'an Overlay or L2Bridge HNS network' }
+    $network = Wait-WinProxyCondition -What $what -TimeoutSeconds $timeout -Probe {
+        Select-WinProxyNetwork -Networks @((Get-WinProxyHns -Launcher $launcher).networks) -Name $networkName
+    }
+    Write-WinProxyStartLog "HNS network $($network.name), type $($network.type)"
+
+    $flags = @("--hostname-override=$env:NODE_NAME", "--network-name=$($network.name)")
+    if ($network.type -eq 'Overlay') {
+        $sourceVip = Resolve-WinProxySourceVip -Launcher $launcher -Network $network -TimeoutSeconds $timeout
+        $flags += "--source-vip=$sourceVip"
+    } elseif ($network.type -ne 'L2Bridge') {
+        throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_NETWORK_NAME: HNS network $($network.name) is of type $($network.type); winproxy programs Overlay and L2Bridge networks")
+    }
+
+    # fabric8 builds its in-cluster configuration from these two, with the token and CA winproxy.ps1 points it at.
+    $env:KUBERNETES_SERVICE_HOST = $apiServer.Host
+    $env:KUBERNETES_SERVICE_PORT = $apiServer.Port
+    $all = @($flags) + @($PassThrough)
+    Write-WinProxyStartLog "running winproxy $($all -join ' ')"
+    # Out-Host streams winproxy's standard output to the container log line by line; without it the lines would
+    # become this function's return value.
+    & $launcher @all | Out-Host
+    return $LASTEXITCODE
+}
+
+# Dot-sourcing (". .\start.ps1") only defines the functions, for tests; running the script starts winproxy.
+if ($MyInvocation.InvocationName -ne '.') {
+    try {
+        $exitCode = Start-WinProxy -PassThrough $args
+    } catch {
+        [Console]::Error.WriteLine($_.Exception.Message)
+        $code = $_.Exception.Data['ExitCode']
+        exit $(if ($code) { $code } else { 1 })
+    }
+    exit $exitCode
+}

@@ -1,0 +1,141 @@
+package io.winproxy.installer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the HostProcess DaemonSet's start script ({@code hostprocess\start.ps1}) in Windows PowerShell: its functions
+ * (dot-sourced) on plain values, and the script itself up to the configuration errors it must report in one line
+ * with exit code 2. Reaching HNS and host-local needs a node with a CNI and is not done here.
+ */
+@EnabledOnOs(OS.WINDOWS)
+class HostProcessStartScriptWindowsIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path SCRIPT = Path.of(System.getProperty("winproxy.root", ".."),
+            "installer", "src", "dist", "hostprocess", "start.ps1").toAbsolutePath().normalize();
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void theIpamRequestIsTheSigWindowsToolsDocumentForTheNetworkAndSubnet() throws Exception {
+        JsonNode request = JSON.readTree(call("New-WinProxyIpamRequest -NetworkName 'flannel.4096' "
+                + "-Subnet '10.244.1.0/24'").stdout());
+        assertThat(request).isEqualTo(JSON.readTree("{\"cniVersion\":\"0.3.0\",\"name\":\"flannel.4096\",\"ipam\":"
+                + "{\"type\":\"host-local\",\"ranges\":[[{\"subnet\":\"10.244.1.0/24\"}]],"
+                + "\"dataDir\":\"/var/lib/cni/networks\"}}"));
+    }
+
+    @Test
+    void theAddressOfAHostLocalResultIsItsFirstIpWithoutThePrefixLengthAndAnErrorResultHasNone() throws Exception {
+        String result = "{\"cniVersion\":\"0.3.0\",\"ips\":[{\"version\":\"4\",\"address\":\"10.244.1.2/24\","
+                + "\"gateway\":\"10.244.1.1\"}],\"dns\":{}}";
+        assertThat(call("Get-WinProxyIpamAddress '" + result + "'").stdout()).isEqualTo("10.244.1.2");
+        String error = "{\"code\":999,\"msg\":\"10.244.1.2 has been allocated to dummy\"}";
+        assertThat(call("[string] (Get-WinProxyIpamAddress '" + error + "')").stdout()).isEmpty();
+        assertThat(call("[string] (Get-WinProxyIpamAddress 'not json')").stdout()).isEmpty();
+    }
+
+    @Test
+    void theNetworkIsTheNamedOneOrTheOnlyOverlayOrL2BridgeAndSeveralAreAnError() throws Exception {
+        String networks = "$n = '[{\"name\":\"nat\",\"type\":\"NAT\"},{\"name\":\"flannel.4096\",\"type\":\"Overlay\"}]'"
+                + " | ConvertFrom-Json; ";
+        assertThat(call(networks + "(Select-WinProxyNetwork -Networks $n -Name '').name").stdout())
+                .isEqualTo("flannel.4096");
+        assertThat(call(networks + "(Select-WinProxyNetwork -Networks $n -Name 'NAT').type").stdout())
+                .isEqualTo("NAT");
+        assertThat(call(networks + "[string] (Select-WinProxyNetwork -Networks $n -Name 'Calico')").stdout())
+                .as("not there yet: the caller waits").isEmpty();
+
+        Run several = call("$n = '[{\"name\":\"Calico\",\"type\":\"Overlay\"},{\"name\":\"cbr0\",\"type\":\"L2Bridge\"}]'"
+                + " | ConvertFrom-Json; try { Select-WinProxyNetwork -Networks $n -Name '' } catch { "
+                + "$_.Exception.Message; $_.Exception.Data['ExitCode'] }");
+        assertThat(several.stdout().lines().toList()).containsExactly(
+                "winproxy start: WINPROXY_NETWORK_NAME: HNS has several Overlay/L2Bridge networks (Calico, cbr0); "
+                        + "set WINPROXY_NETWORK_NAME to the one the CNI uses for pods", "2");
+    }
+
+    @Test
+    void theApiServerIsTheServerOfKubeadmsKubeProxyKubeconfig() throws Exception {
+        Path kubeconfig = temp.resolve("kubeconfig.conf");
+        Files.writeString(kubeconfig, String.join("\n", "apiVersion: v1", "kind: Config", "clusters:",
+                "- cluster:", "    certificate-authority: /var/run/secrets/kubernetes.io/serviceaccount/ca.crt",
+                "    server: https://10.0.0.10:6443", "  name: default", "users:", "- name: default", "  user:",
+                "    tokenFile: /var/run/secrets/kubernetes.io/serviceaccount/token", ""), StandardCharsets.UTF_8);
+        Run run = call("$s = Resolve-WinProxyApiServer -KubeadmKubeconfig '" + kubeconfig + "'; "
+                + "\"$($s.Host) $($s.Port) $($s.Source)\"");
+        assertThat(run.stdout()).isEqualTo("10.0.0.10 6443 kubeadm's kube-proxy ConfigMap");
+    }
+
+    @Test
+    void withoutAnApiServerAddressTheScriptStopsWithOneLineAndExitCode2() throws Exception {
+        Run run = script(Map.of("NODE_NAME", "win-1", "CONTAINER_SANDBOX_MOUNT_POINT", temp.toString()));
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(2);
+        assertThat(run.stderr().strip()).doesNotContain("\n")
+                .startsWith("winproxy start: WINPROXY_APISERVER_HOST: the API server address is unknown");
+    }
+
+    @Test
+    void anInvalidSourceVipOrPortIsRefusedNamingTheVariable() throws Exception {
+        Run port = script(Map.of("NODE_NAME", "win-1", "CONTAINER_SANDBOX_MOUNT_POINT", temp.toString(),
+                "WINPROXY_APISERVER_HOST", "10.0.0.10", "WINPROXY_APISERVER_PORT", "https"));
+        assertThat(port.exitCode()).isEqualTo(2);
+        assertThat(port.stderr().strip()).isEqualTo("winproxy start: WINPROXY_APISERVER_PORT: not a port number: "
+                + "'https'");
+
+        Run noNode = script(Map.of("CONTAINER_SANDBOX_MOUNT_POINT", temp.toString()));
+        assertThat(noNode.exitCode()).isEqualTo(2);
+        assertThat(noNode.stderr()).contains("winproxy start: NODE_NAME: not set");
+    }
+
+    private record Run(int exitCode, String stdout, String stderr) {
+    }
+
+    /**
+     * Dot-sources the script and runs one PowerShell expression, from a file so that no quoting of a command line is
+     * involved; its output, trimmed.
+     */
+    private Run call(String expression) throws IOException, InterruptedException {
+        Path test = Files.createTempFile(temp, "call-", ".ps1");
+        Files.writeString(test, ". '" + SCRIPT + "'\r\n" + expression + "\r\n", StandardCharsets.UTF_8);
+        return powershell(List.of("-File", test.toString()), Map.of());
+    }
+
+    /** Runs the script as the DaemonSet does, with only the given variables of winproxy's set. */
+    private static Run script(Map<String, String> env) throws IOException, InterruptedException {
+        return powershell(List.of("-File", SCRIPT.toString(), "--v=2"), env);
+    }
+
+    private static Run powershell(List<String> arguments, Map<String, String> env)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("powershell.exe", "-NoLogo", "-NoProfile",
+                "-NonInteractive", "-ExecutionPolicy", "Bypass"));
+        command.addAll(arguments);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        for (String name : List.of("NODE_NAME", "CONTAINER_SANDBOX_MOUNT_POINT", "WINPROXY_APISERVER_HOST",
+                "WINPROXY_APISERVER_PORT", "WINPROXY_NETWORK_NAME", "KUBE_NETWORK", "WINPROXY_SOURCE_VIP")) {
+            builder.environment().remove(name);
+        }
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Run(process.exitValue(), out.strip(), err);
+    }
+}
