@@ -1,5 +1,6 @@
 package io.winproxy.agent.cli;
 
+import io.winproxy.agent.metrics.BuildInfo;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -54,11 +55,6 @@ public final class VersionCommand implements Callable<Integer> {
 
     /** Go's GOOS/GOARCH spelling of this platform, e.g. windows/amd64. */
     static String platform() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        String goos = os.startsWith("windows") ? "windows" : os.startsWith("mac") ? "darwin" : os;
-        String goarch = arch.equals("x86_64") || arch.equals("amd64") ? "amd64"
-                : arch.equals("aarch64") ? "arm64" : arch;
-        return goos + "/" + goarch;
+        return BuildInfo.platform(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
     }
 }

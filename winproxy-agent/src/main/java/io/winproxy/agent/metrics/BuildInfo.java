@@ -27,7 +27,7 @@ public record BuildInfo(String kubernetesVersion, String winproxyVersion, String
     }
 
     /** Go's {@code GOOS/GOARCH} for a Java {@code os.name} and {@code os.arch}. */
-    static String platform(String osName, String osArch) {
+    public static String platform(String osName, String osArch) {
         String os = osName.toLowerCase(Locale.ROOT);
         String arch = osArch.toLowerCase(Locale.ROOT);
         String goos = os.startsWith("windows") ? "windows" : os.startsWith("mac") ? "darwin" : os;
