@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
  * <p>Contract: {@link #run()} never blocks; requests made while a run is in progress or during the cool-down that
  * follows every run coalesce into one run as soon as the cool-down ends. Runs are serialised on the scheduler's
  * thread and are at least {@code minInterval} apart (end of one to start of the next). After a failure the next run
- * comes {@code min(retryInterval, maxInterval)} later, never before {@code minInterval}; any run cancels the pending
- * retry or periodic run. Nothing runs at {@link #start()}; the first timed run is {@code maxInterval} later. A run
+ * comes {@code min(retryInterval * 2^k, maxInterval)} later, never before {@code minInterval}; any run cancels the pending
+ * retry or periodic run. Failures in a row back off: the retry interval doubles after each, at most twice (5 s, 10 s,
+ * 20 s with kube-proxy's 5 s), and the first success resets it. Nothing runs at {@link #start()}; the first timed run is {@code maxInterval} later. A run
  * that calls {@link #continueNow()} is followed at once by the next one (no cool-down).
  * Thread-safe.
  */
@@ -30,6 +31,9 @@ public final class BoundedFrequencyRunner {
     private final SyncFunction fn;
     private final Duration minInterval;
     private final Duration retryInterval;
+    /** The retry interval doubles at most this often while runs keep failing. */
+    static final int MAX_BACKOFF_DOUBLINGS = 2;
+    private int failuresInARow;
     private final Duration maxInterval;
     private final Scheduler scheduler;
 
@@ -135,7 +139,12 @@ public final class BoundedFrequencyRunner {
                 scheduler.schedule(Duration.ZERO, this::execute);
                 return;
             }
-            Duration next = ok ? maxInterval : min(retryInterval, maxInterval);
+            // Failures in a row back off: retryInterval, twice it, four times it (then stay), never beyond
+            // maxInterval. An outage (HNS restarting, say) is retried promptly at first without hammering it.
+            failuresInARow = ok ? 0 : failuresInARow + 1;
+            Duration next = ok ? maxInterval
+                    : min(retryInterval.multipliedBy(1L << Math.min(failuresInARow - 1, MAX_BACKOFF_DOUBLINGS)),
+                            maxInterval);
             nextRun = scheduler.schedule(next, this::run);
             coolingDown = true;
             scheduler.schedule(minInterval, this::coolDownEnded);

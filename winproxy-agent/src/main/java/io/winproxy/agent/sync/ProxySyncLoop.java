@@ -348,7 +348,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         failedSyncsWhileUnavailable++;
         if (hnsUnavailableSince == null) {
             hnsUnavailableSince = clock.instant();
-            logger.warn("HNS is unavailable ({} failed: {}); keeping all state, retrying every {}s", e.operation(),
+            logger.warn("HNS is unavailable ({} failed: {}); keeping all state, retrying after {}s, backing off", e.operation(),
                     HResults.describe(e.hresult()), retryPeriod.toSeconds());
         } else {
             logger.debug("HNS still unavailable: {}", e.getMessage());

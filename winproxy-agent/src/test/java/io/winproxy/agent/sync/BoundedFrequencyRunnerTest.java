@@ -143,8 +143,29 @@ class BoundedFrequencyRunnerTest {
         }, Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(10), scheduler);
         r.start();
         r.run();
-        scheduler.advanceMillis(1500);
-        assertThat(attempts).containsExactly(0L, 500L, 1000L, 1500L);
+        scheduler.advanceMillis(5500);
+        assertThat(attempts).as("retries back off: +500, +1000, +2000, then +2000").containsExactly(0L, 500L, 1500L,
+                3500L, 5500L);
+    }
+
+    @Test
+    void failuresInARowBackOffUpToFourTimesTheRetryIntervalAndASuccessResetsIt() {
+        BoundedFrequencyRunner r = runner(100, 5000, 60000);
+        fail = true;
+        r.run();
+        scheduler.advanceMillis(0);
+        scheduler.advanceMillis(5000 + 10000 + 20000 + 20000);
+        assertThat(calls).containsExactly(0L, 5000L, 15000L, 35000L, 55000L);
+        fail = false;
+        scheduler.advanceMillis(20000);
+        assertThat(calls).hasSize(6).last().isEqualTo(75000L);
+        fail = true;
+        r.run();
+        scheduler.advanceMillis(100);
+        long failedAt = calls.get(calls.size() - 1);
+        scheduler.advanceMillis(5000);
+        assertThat(calls.get(calls.size() - 1)).as("after a success the first retry is 5 s again")
+                .isEqualTo(failedAt + 5000);
     }
 
     @Test
