@@ -102,6 +102,7 @@ public final class DemoCommand implements Callable<Integer> {
             hnsFaults.applyTo(HnsEmulator.builder().stateFile(host.hnsState().get()).build());
             return new ApiOnlyDemo(context, flags, host).run(manifests, apiPort, writeKubeconfig);
         }
+        // Flag and configuration errors fail before the embedded API server starts.
         ProxyConfig config = ConfigResolver.resolve(demoFlags(flags), context.env());
         LoggingSetup.configure(config.logging());
         config.warnings().forEach(w -> logger.warn("{}", w));
@@ -109,6 +110,13 @@ public final class DemoCommand implements Callable<Integer> {
         DemoCluster cluster = DemoCluster.start(manifests, apiPort, !once);
         ProxyAgent agent = null;
         try {
+            // The agent talks to the embedded API with a client of its own, built and measured as on a node
+            // (rest_client_* metrics, outage lines), unless the flags name an API server themselves.
+            ProxyFlags withApi = demoFlags(flags);
+            if (!withApi.isSet("--master") && !withApi.isSet("--kubeconfig")) {
+                withApi.set("--master", cluster.apiUrl());
+                config = ConfigResolver.resolve(withApi, context.env());
+            }
             List<NodeInfo> nodes = EmulatedHostFollower.nodes(cluster.client());
             String nodeName = EmulatedCluster.nodeName(config.configuredHostnameOverride(), nodes);
             if (writeKubeconfig != null) {
@@ -137,7 +145,7 @@ public final class DemoCommand implements Callable<Integer> {
             CountDownLatch firstSuccess = new CountDownLatch(1);
             AtomicBoolean printedOnce = new AtomicBoolean();
             agent = ProxyAgent.start(new ProxyAgent.Setup(config, node, hns, host.hostMacLookup(), stateDir,
-                    cluster.client(), List.of("127.0.0.1"),
+                    null, List.of("127.0.0.1"),
                     report -> {
                         if (report.changed() || printedOnce.compareAndSet(false, true)) {
                             printedOnce.set(true);

@@ -64,13 +64,14 @@ class DemoCommandIT {
             Files.copy(SyncCluster.dir().resolve(f), manifests.resolve(f));
         }
         int healthPort = freePort();
+        int metricsPort = freePort();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ShutdownSignal shutdown = new ShutdownSignal(false);
         Main main = new Main(new CliContext(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), Map.of(), shutdown));
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> main.run("demo", "--manifests",
-                manifests.toString(), "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=",
-                "--state-dir", dir.resolve("state").toString()));
+                manifests.toString(), "--healthz-bind-address=127.0.0.1:" + healthPort,
+                "--metrics-bind-address=127.0.0.1:" + metricsPort, "--state-dir", dir.resolve("state").toString()));
         try {
             Eventually.await(Duration.ofSeconds(60), "first table",
                     () -> out.toString(StandardCharsets.UTF_8).contains("10.96.0.80:80/TCP"));
@@ -78,6 +79,11 @@ class DemoCommandIT {
                     URI.create("http://127.0.0.1:" + healthPort + "/healthz")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
+            // The agent reaches the demo's API with a client of its own, measured as on a node.
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics).contains("rest_client_requests_total{").contains("method=\"GET\"");
 
             Files.copy(SyncCluster.dir().resolve("dns.yaml"), manifests.resolve("dns.yaml"));
             Eventually.await(Duration.ofSeconds(60), "the added service programmed",
