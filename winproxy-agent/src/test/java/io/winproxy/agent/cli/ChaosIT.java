@@ -279,6 +279,7 @@ class ChaosIT {
         phase("API server answering 404", Duration.ofSeconds(4), 2);
         dispatcher.heal();
         figures.put("API requests answered 503/404", dispatcher.faultsServed());
+        health.phase("after the API faults");
         Eventually.await(Duration.ofSeconds(30), "converged after the API faults", this::converged);
         assertThat(health.unhealthy() - unhealthyBefore).as("/healthz 503 answers during API outages").isZero();
 
@@ -290,6 +291,7 @@ class ChaosIT {
             createService(i);
         }
         Eventually.await(Duration.ofSeconds(60), "the big sync under way", () -> loadBalancerCount() > before + 10);
+        health.phase("kill -9 and restart");
         killAgent();
         figures.merge("kill -9", 1, Integer::sum);
         startAgent("agent-2.log");
@@ -302,6 +304,7 @@ class ChaosIT {
             deleteService(i);
         }
         cli("hns", "fault", "clear", "--hns-state", hnsState.toString());
+        health.phase("restart after a truncated journal");
         startAgent("agent-3.log");
         churn(5);
 
@@ -328,6 +331,7 @@ class ChaosIT {
         int leakedRemotes = remotes.size() - plan.get("remoteEndpoints").size() - 1;
         figures.put("objects leaked", leakedLbs + leakedRemotes);
         figures.put("/healthz 503 answers in all", health.unhealthy());
+        System.out.println("chaos /healthz 503 answers by phase: " + health.byPhase());
         System.out.println("chaos figures (seed " + SEED + "): " + figures);
 
         assertThat(leakedLbs).as("load balancers beyond the desired ones and the unowned one").isZero();
@@ -339,6 +343,10 @@ class ChaosIT {
         OwnershipJournal journal = OwnershipJournal.open(Path.of(hnsState + ".winproxy"));
         assertThat(journal.loadBalancers().keySet()).doesNotContain(unownedLb.toLowerCase());
         assertThat(agent.isAlive()).as("the agent process is up").isTrue();
+        // /healthz answers 503 only right after a process starts, until it knows its Node object (kube-proxy's rule), never while a
+        // running agent rides out HNS failures, restarts, latency or API faults.
+        assertThat(health.byPhase().keySet()).as("phases with /healthz 503 answers")
+                .isSubsetOf("start", "kill -9 and restart", "restart after a truncated journal");
     }
 
     private boolean logContains(String log, String text) {
@@ -351,6 +359,7 @@ class ChaosIT {
 
     /** Churn for {@code length}, {@code edits} random edits at a time, once a second. */
     private void phase(String name, Duration length, int edits) throws InterruptedException {
+        health.phase(name);
         long end = System.nanoTime() + length.toNanos();
         while (System.nanoTime() < end) {
             churn(edits);
@@ -377,6 +386,8 @@ class ChaosIT {
     private static final class HealthWatch {
         private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
         private final AtomicInteger unhealthy = new AtomicInteger();
+        private final Map<String, Integer> byPhase = new java.util.concurrent.ConcurrentHashMap<>();
+        private volatile String phase = "start";
         private final AtomicReference<Integer> last = new AtomicReference<>(0);
         private final Thread thread;
         private volatile boolean running = true;
@@ -391,6 +402,7 @@ class ChaosIT {
                         last.set(code);
                         if (code == 503) {
                             unhealthy.incrementAndGet();
+                            byPhase.merge(phase, 1, Integer::sum);
                         }
                     } catch (IOException e) {
                         last.set(0);
@@ -410,6 +422,14 @@ class ChaosIT {
 
         int unhealthy() {
             return unhealthy.get();
+        }
+
+        void phase(String name) {
+            phase = name;
+        }
+
+        Map<String, Integer> byPhase() {
+            return Map.copyOf(byPhase);
         }
 
         int lastStatus() {
