@@ -249,10 +249,22 @@ final class PlanExecutor {
             backoff.succeeded(object);
             unavailableInARow = 0;
         } catch (HnsException e) {
-            if (e.hresult() == HResults.ERROR_ALREADY_EXISTS && adoptExisting(step, c)) {
-                backoff.succeeded(object);
-                unavailableInARow = 0;
-                return;
+            if (e.hresult() == HResults.ERROR_ALREADY_EXISTS) {
+                if (adoptExisting(step, c)) {
+                    backoff.succeeded(object);
+                    unavailableInARow = 0;
+                    return;
+                }
+                // The ID belongs to an object that is not the one meant (e.g. an endpoint of another network):
+                // the reservation is dropped, so that the retry uses a fresh ID instead of colliding again.
+                String taken = reserved.remove(step);
+                if (taken != null) {
+                    if (step instanceof PlanStep.CreateRemoteEndpoint) {
+                        journal.forgetRemoteEndpoint(taken);
+                    } else {
+                        journal.forgetLoadBalancer(taken);
+                    }
+                }
             }
             unavailableInARow = e.isServiceUnavailable() ? unavailableInARow + 1 : 0;
             backoff.failed(object);
@@ -285,8 +297,12 @@ final class PlanExecutor {
         try {
             if (step instanceof PlanStep.CreateRemoteEndpoint s) {
                 Optional<HostComputeEndpoint> existing = hns.getEndpoint(id);
+                // Only the endpoint winproxy meant: remote, with the IP, and in the network being programmed (an
+                // owned endpoint of another network, e.g. after --network-name changed, is not taken over).
                 if (existing.isEmpty() || !existing.get().isRemote()
-                        || !existing.get().ipAddresses().contains(s.endpoint().ip())) {
+                        || !existing.get().ipAddresses().contains(s.endpoint().ip())
+                        || existing.get().hostComputeNetwork() == null
+                        || !existing.get().hostComputeNetwork().equalsIgnoreCase(networkId)) {
                     return false;
                 }
                 reserved.remove(step);

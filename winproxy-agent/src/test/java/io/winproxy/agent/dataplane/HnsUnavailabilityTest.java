@@ -309,4 +309,30 @@ class HnsUnavailabilityTest {
         assertThat(sync(dp, webOnly()).writes()).isZero();
         assertThat(newIds).hasSize(3);
     }
+
+    @Test
+    void anIdTakenByAnEndpointOfAnotherNetworkIsNotAdoptedAndTheRetryUsesAFreshId() {
+        sync(dataplane(), webOnly());
+        // The operator moves winproxy to another network with the same state directory: the owned remote endpoint of
+        // the old network is not in the new one, so its ID is remembered as vanished and reused for the new create.
+        EmulatedHost other = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "overlay2", "win-a");
+        String otherId = other.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
+                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12"))).id();
+        other.syncLocalEndpoints(Set.of("10.244.1.5"));
+        HnsDataplane moved = new HnsDataplane(hns, "overlay2", OwnershipJournal.open(stateDir), SYNC_PERIOD,
+                nanos::get, new DriftBudget(SYNC_PERIOD, 100), () -> UUID.randomUUID().toString());
+
+        sync(moved, webOnly());
+        nanos.addAndGet(Duration.ofSeconds(10).toNanos());
+        sync(moved, webOnly());
+        nanos.addAndGet(Duration.ofSeconds(10).toNanos());
+        ApplyResult third = sync(moved, webOnly());
+
+        List<HostComputeEndpoint> remotes = hns.listEndpoints(otherId).stream().filter(HostComputeEndpoint::isRemote)
+                .toList();
+        assertThat(remotes).as("a remote endpoint of its own in the new network").hasSize(1);
+        assertThat(remoteEndpointIds()).as("the old network's endpoint is left alone").hasSize(1)
+                .doesNotContain(remotes.get(0).id().toLowerCase(Locale.ROOT));
+        assertThat(third.failures()).isEmpty();
+    }
 }
