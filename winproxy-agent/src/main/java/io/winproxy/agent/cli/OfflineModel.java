@@ -22,6 +22,7 @@ import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.policy.desired.NetworkType;
 import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
@@ -122,6 +123,13 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         } catch (NodeIpUnknownException e) {
             throw new UsageException("--hostname-override: " + e.getMessage()
                     + "; add the Node to the cluster or pass --bind-address");
+        }
+        NodeNetwork nodeNetwork = result.node();
+        if (nodeNetwork != null && nodeNetwork.networkType() == NetworkType.OVERLAY
+                && nodeNetwork.sourceVip().isEmpty()) {
+            context.err().println("winproxy: warning: --source-vip: network " + nodeNetwork.networkName()
+                    + " is an overlay network and no source VIP is known (nor a " + nodeNetwork.networkName()
+                    + "_ep endpoint of the CNI): the proxy would program nothing; shown without SNAT");
         }
         return new OfflineModel(config, result.snapshot(), result.plan(), result.observed(), result.node(),
                 existingHost, hns);

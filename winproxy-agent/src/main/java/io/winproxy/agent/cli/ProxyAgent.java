@@ -108,8 +108,15 @@ public final class ProxyAgent implements AutoCloseable {
 
         HnsClient hns = new MeteredHnsClient(setup.hns(), metrics, System::nanoTime);
         hns.setNativeCallListener(metrics::hnsNativeCall);
-        ProxyPipeline pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, setup.node(), hns,
-                OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now()));
+        ProxyPipeline pipeline;
+        try {
+            pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, setup.node(), hns,
+                    OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now()));
+        } catch (RuntimeException e) {
+            // e.g. --enable-dsr on an HNS without DSR: nothing started yet, but the client and servers exist.
+            closeQuietly(closeables);
+            throw e;
+        }
         dataplane = pipeline.dataplane();
         VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");
@@ -177,6 +184,11 @@ public final class ProxyAgent implements AutoCloseable {
         watcher.close();
         loop.stop();
         scheduler.close(Duration.ofSeconds(30));
+        closeQuietly(closeables);
+        stopped.countDown();
+    }
+
+    private static void closeQuietly(List<AutoCloseable> closeables) {
         for (AutoCloseable c : closeables) {
             try {
                 c.close();
@@ -184,6 +196,5 @@ public final class ProxyAgent implements AutoCloseable {
                 logger.debug("Closing {} failed", c, e);
             }
         }
-        stopped.countDown();
     }
 }

@@ -102,8 +102,23 @@ public final class HnsCleanup {
                 }
             }
         }
-        for (HostComputeNetwork network : hns.listNetworks()) {
-            for (HostComputeEndpoint endpoint : hns.listEndpoints(network.id())) {
+        List<HostComputeNetwork> networks;
+        try {
+            networks = hns.listNetworks();
+        } catch (HnsException e) {
+            // What was deleted above is still recorded below; the unowned endpoints are not known.
+            failures.add("networks: " + e.getMessage());
+            networks = List.of();
+        }
+        for (HostComputeNetwork network : networks) {
+            List<HostComputeEndpoint> endpoints;
+            try {
+                endpoints = hns.listEndpoints(network.id());
+            } catch (HnsException e) {
+                failures.add("endpoints of network " + network.name() + ": " + e.getMessage());
+                continue;
+            }
+            for (HostComputeEndpoint endpoint : endpoints) {
                 if (!endpoint.isRemote() || deletedEps.contains(HnsIds.normalize(endpoint.id()))
                         || deletedEps.contains(endpoint.id())) {
                     continue;

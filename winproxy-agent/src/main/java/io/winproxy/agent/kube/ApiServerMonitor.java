@@ -124,9 +124,16 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
         }
     }
 
-    /** The transport hook: a request without an answer, a 5xx, or a watch answered 404 is a failure signal. */
+    /**
+     * The transport hook: a read (list, watch, get) without an answer, answered 5xx, or a watch answered 404 is a
+     * failure signal. Writes (Event POSTs) are not: an admission webhook refusing Events is no API outage, and must
+     * not make every node relist everything.
+     */
     @Override
     public void completed(ApiRequest request) {
+        if (!"GET".equalsIgnoreCase(request.method())) {
+            return;
+        }
         if (request.status() == 0) {
             failed(describe(request.failure()) + " (" + request.method() + " " + path(request) + ")");
         } else if (request.status() >= 500 || request.status() == 404 && request.watch()) {

@@ -143,6 +143,7 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
         try (Stream<Path> files = Files.list(dir)) {
             files.filter(p -> names.isFileOf(p.getFileName().toString(), severity))
                     .filter(p -> !p.equals(current))
+                    .filter(p -> !ofAnotherLiveProcess(p))
                     .filter(KlogFileAppender::writtenByWinproxy)
                     .forEach(ours::add);
         } catch (IOException e) {
@@ -158,6 +159,23 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
                 addWarn("cannot delete " + ours.get(i) + ": " + e);
             }
         }
+    }
+
+    /**
+     * Whether a file belongs to another process that is still running (its name ends in that pid, as klog's names
+     * do): a short command (plan, cleanup) sharing {@code --log-dir} never deletes the running agent's open file.
+     */
+    static boolean ofAnotherLiveProcess(Path file) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        long pid;
+        try {
+            pid = Long.parseLong(name.substring(dot + 1));
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            return false;
+        }
+        return pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).map(ProcessHandle::isAlive)
+                .orElse(false);
     }
 
     private static boolean writtenByWinproxy(Path file) {

@@ -104,6 +104,11 @@ class ApiServerMonitorTest {
                 Duration.ZERO, false));
         monitor.completed(new ApiRequest("POST", URI.create(SERVER + "api/v1/namespaces/a/events"), 403, null,
                 Duration.ZERO, false));
+        // An admission webhook failing Event writes is no API outage (no relist storm).
+        monitor.completed(new ApiRequest("POST", URI.create(SERVER + "api/v1/namespaces/a/events"), 500, null,
+                Duration.ZERO, false));
+        monitor.completed(new ApiRequest("POST", URI.create(SERVER + "api/v1/namespaces/a/events"), 0,
+                new java.io.IOException("timeout"), Duration.ZERO, false));
 
         assertThat(monitor.inOutage()).isFalse();
         assertThat(lines()).isEmpty();

@@ -74,4 +74,16 @@ class KlogFileAppenderTest {
         }
         assertThat(Files.readString(info.currentFile())).contains("line 39");
     }
+
+    @Test
+    void aFileOfAnotherRunningProcessIsNeverPruned() {
+        // The parent process (the build's JVM or shell) is alive while this test runs.
+        long live = ProcessHandle.current().parent().map(ProcessHandle::pid).orElseThrow();
+        assertThat(KlogFileAppender.ofAnotherLiveProcess(java.nio.file.Path.of(
+                "kube-proxy.h.u.log.INFO.20261123-080000." + live))).isTrue();
+        assertThat(KlogFileAppender.ofAnotherLiveProcess(java.nio.file.Path.of(
+                "kube-proxy.h.u.log.INFO.20261123-080000." + ProcessHandle.current().pid()))).isFalse();
+        assertThat(KlogFileAppender.ofAnotherLiveProcess(java.nio.file.Path.of(
+                "kube-proxy.h.u.log.INFO.20261123-080000.999999999"))).isFalse();
+    }
 }
