@@ -115,17 +115,9 @@ public final class Main {
 
     /** Prints the one-line error, reports it where a service's operator looks, and returns {@code code}. */
     private int fail(List<String> argv, String message, int code) {
-        String line = "winproxy: " + firstLine(message);
+        String line = "winproxy: " + Messages.firstLine(message, "").strip();
         context.err().println(line);
         failures.report(argv, line);
         return code;
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        int nl = message.indexOf('\n');
-        return (nl < 0 ? message : message.substring(0, nl)).strip();
     }
 }

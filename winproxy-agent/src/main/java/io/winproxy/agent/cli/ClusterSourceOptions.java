@@ -2,6 +2,7 @@ package io.winproxy.agent.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.winproxy.agent.Messages;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.demo.ExampleCluster;
 import io.winproxy.agent.demo.ManifestLoader;
@@ -77,16 +78,9 @@ public final class ClusterSourceOptions {
             return ClusterObjects.list(client, watch);
         } catch (KubernetesClientException e) {
             throw new IllegalStateException("cannot read the cluster from " + client.getMasterUrl() + ": "
-                    + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "") + firstLine(e.getMessage()), e);
+                    + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "")
+                    + Messages.firstLine(e.getMessage(), ""), e);
         }
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 
     private static Path extractExample() {

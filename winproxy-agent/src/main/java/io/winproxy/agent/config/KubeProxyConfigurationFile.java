@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.winproxy.agent.Messages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -200,9 +201,10 @@ public final class KubeProxyConfigurationFile {
         } catch (JsonProcessingException duplicate) {
             try {
                 root = parse(text, false);
-                strict.add(firstLine(duplicate.getOriginalMessage()));
+                strict.add(Messages.firstLine(duplicate.getOriginalMessage(), "invalid YAML").trim());
             } catch (JsonProcessingException e) {
-                throw new ConfigException(prefix + firstLine(e.getOriginalMessage()) + where(e));
+                throw new ConfigException(prefix + Messages.firstLine(e.getOriginalMessage(), "invalid YAML").trim()
+                        + where(e));
             }
         }
         if (root == null || !root.isObject()) {
@@ -316,13 +318,5 @@ public final class KubeProxyConfigurationFile {
     private static String where(JsonProcessingException e) {
         return e.getLocation() == null ? ""
                 : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "invalid YAML";
-        }
-        int nl = message.indexOf('\n');
-        return (nl < 0 ? message : message.substring(0, nl)).trim();
     }
 }

@@ -1,6 +1,7 @@
 package io.winproxy.agent.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.winproxy.agent.Messages;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -257,7 +258,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
                 return "no route to host";
             }
             if (t instanceof SSLException) {
-                return "TLS failure: " + firstLine(t.getMessage());
+                return "TLS failure: " + Messages.firstLine(t.getMessage(), "");
             }
         }
         if (failure == null) {
@@ -267,15 +268,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return firstLine(root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage());
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
+        return Messages.firstLine(root.getMessage(), root.getClass().getSimpleName());
     }
 
     /** {@code 15s}, {@code 2m05s}, {@code 1h02m03s}. */

@@ -3,6 +3,7 @@ package io.winproxy.agent.kube;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.winproxy.agent.Messages;
 import java.io.File;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -134,7 +135,7 @@ public final class KubeClientFactory {
                 config = Config.fromKubeconfig(file);
             } catch (RuntimeException e) {
                 throw new KubeClientException("--kubeconfig: invalid kubeconfig " + settings.kubeconfig() + ": "
-                        + firstLine(e.getMessage()), e);
+                        + Messages.firstLine(e.getMessage(), "unreadable"), e);
             }
         } else if (settings.hasMaster()) {
             config = Config.empty();
@@ -179,13 +180,5 @@ public final class KubeClientFactory {
         } catch (IllegalArgumentException | URISyntaxException | NullPointerException e) {
             return "(unparsable URL)";
         }
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "unreadable";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 }
