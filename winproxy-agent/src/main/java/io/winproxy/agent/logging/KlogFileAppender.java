@@ -37,7 +37,6 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
     /** The header line that marks a file as winproxy's. */
     static final String BINARY_LINE = "Binary: winproxy";
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
     private static final DateTimeFormatter CREATED = DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss", Locale.ROOT);
 
     private final Path dir;
@@ -108,11 +107,11 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
         closeFile();
         Files.createDirectories(dir);
         LocalDateTime stamp = now;
-        Path file = dir.resolve(names.fileName(severity, STAMP.format(stamp)));
+        Path file = dir.resolve(names.fileName(severity, stamp));
         while (Files.exists(file)) {
             // Two files in one second: klog would truncate the first; take the next free second instead.
             stamp = stamp.plusSeconds(1);
-            file = dir.resolve(names.fileName(severity, STAMP.format(stamp)));
+            file = dir.resolve(names.fileName(severity, stamp));
         }
         out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         current = file;
@@ -166,16 +165,9 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
      * do): a short command (plan, cleanup) sharing {@code --log-dir} never deletes the running agent's open file.
      */
     static boolean ofAnotherLiveProcess(Path file) {
-        String name = file.getFileName().toString();
-        int dot = name.lastIndexOf('.');
-        long pid;
-        try {
-            pid = Long.parseLong(name.substring(dot + 1));
-        } catch (NumberFormatException | IndexOutOfBoundsException e) {
-            return false;
-        }
-        return pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).map(ProcessHandle::isAlive)
-                .orElse(false);
+        long pid = KlogFileNames.pidOf(file.getFileName().toString());
+        return pid >= 0 && pid != ProcessHandle.current().pid()
+                && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     private static boolean writtenByWinproxy(Path file) {

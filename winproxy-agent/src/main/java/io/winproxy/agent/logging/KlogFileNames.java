@@ -1,6 +1,8 @@
 package io.winproxy.agent.logging;
 
 import java.net.InetAddress;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.TemporalAccessor;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -17,6 +19,7 @@ import java.util.Optional;
  * @param version winproxy's version, written into each file's header
  */
 public record KlogFileNames(String program, String host, String user, long pid, String version) {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     /** The names for this process on this machine. */
     public static KlogFileNames forThisProcess() {
@@ -29,9 +32,9 @@ public record KlogFileNames(String program, String host, String user, long pid, 
                 ProcessHandle.current().pid(), version);
     }
 
-    /** The file name of a severity's file started at {@code stamp} ({@code yyyymmdd-hhmmss}). */
-    public String fileName(String severity, String stamp) {
-        return prefix(severity) + stamp + "." + pid;
+    /** The file name of a severity's file started at {@code time} (klog's {@code yyyymmdd-hhmmss} stamp). */
+    public String fileName(String severity, TemporalAccessor time) {
+        return prefix(severity) + STAMP.format(time) + "." + pid;
     }
 
     /** The link to a severity's newest file, e.g. {@code kube-proxy.exe.INFO}. */
@@ -50,6 +53,15 @@ public record KlogFileNames(String program, String host, String user, long pid, 
         int dot = fileName.indexOf('.', start);
         int end = fileName.indexOf('.', dot + 1);
         return end > dot ? fileName.substring(dot + 1, end) : "";
+    }
+
+    /** The process id at the end of one of these file names, or -1 when the name has none. */
+    static long pidOf(String fileName) {
+        try {
+            return Long.parseLong(fileName.substring(fileName.lastIndexOf('.') + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private String prefix(String severity) {

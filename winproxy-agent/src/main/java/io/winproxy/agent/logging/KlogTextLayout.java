@@ -47,12 +47,9 @@ public final class KlogTextLayout extends LayoutBase<ILoggingEvent> {
 
     @Override
     public String doLayout(ILoggingEvent event) {
-        ZonedDateTime t = event.getInstant().atZone(zone);
         StringBuilder out = new StringBuilder(160);
-        out.append(LogEvents.severity(event.getLevel()));
-        out.append(String.format(Locale.ROOT, "%02d%02d %02d:%02d:%02d.%06d %7d ", t.getMonthValue(),
-                t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 1000, pid));
-        out.append(LogEvents.caller(event)).append("] ");
+        out.append(header(LogEvents.severity(event.getLevel()), event.getInstant().atZone(zone), pid,
+                LogEvents.caller(event)));
         boolean oneLine = libraries.oneLine(event.getLoggerName());
         String message = event.getFormattedMessage();
         if (oneLine) {
@@ -81,6 +78,13 @@ public final class KlogTextLayout extends LayoutBase<ILoggingEvent> {
     }
 
     /** klog's value formatting: numbers and booleans bare, everything else quoted. */
+    /** klog's line header: {@code Lmmdd hh:mm:ss.uuuuuu    pid file:line] }, L the severity letter. */
+    public static String header(char severity, ZonedDateTime t, long pid, String caller) {
+        return severity + String.format(Locale.ROOT, "%02d%02d %02d:%02d:%02d.%06d %7d ", t.getMonthValue(),
+                t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 1000, pid) + caller
+                + "] ";
+    }
+
     static void value(StringBuilder out, Object value) {
         if (value instanceof Number || value instanceof Boolean) {
             out.append(value);

@@ -1,6 +1,7 @@
 package io.winproxy.agent.winsvc;
 
 import io.winproxy.agent.logging.KlogFileNames;
+import io.winproxy.agent.logging.KlogTextLayout;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -35,11 +35,7 @@ public final class StartupFailureReporter {
     public static final String EVENT_SOURCE = "winproxy";
     /** The event ID of a failed start. */
     public static final int EVENT_ID = 1000;
-    private static final DateTimeFormatter STAMP =
-            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
-    /** klog's header time: {@code MMdd HH:mm:ss.uuuuuu}, in the clock's zone (klog: the machine's). */
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("MMdd HH:mm:ss.SSSSSS", Locale.ROOT);
 
     private final boolean windows;
     private final Supplier<EventLogApi> eventLog;
@@ -89,9 +85,8 @@ public final class StartupFailureReporter {
             try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND)) {
                 // klog's text header, as the running agent writes it: severity, time, thread (pid), file:line.
-                w.write("E" + TIME.format(clock.instant().atZone(clock.getZone()))
-                        + String.format(Locale.ROOT, " %7d Main.java:0] ", ProcessHandle.current().pid()) + line
-                        + System.lineSeparator());
+                w.write(KlogTextLayout.header('E', clock.instant().atZone(clock.getZone()),
+                        ProcessHandle.current().pid(), "Main.java:0") + line + System.lineSeparator());
             }
         } catch (IOException | RuntimeException e) {
             // Best effort, as above.
@@ -127,7 +122,7 @@ public final class StartupFailureReporter {
         }
         // In --log-dir, the ERROR file klog would start now (klog's names, as the running agent writes them).
         return value(args, "--log-dir", null).filter(v -> !v.isEmpty()).map(d -> Path.of(d,
-                KlogFileNames.forThisProcess().fileName("ERROR", STAMP.format(clock.instant().atZone(clock.getZone())))));
+                KlogFileNames.forThisProcess().fileName("ERROR", clock.instant().atZone(clock.getZone()))));
     }
 
     /**
