@@ -60,6 +60,14 @@ public record NodeNetwork(NetworkType networkType, String networkName, String no
         return networkType == NetworkType.OVERLAY ? sourceVip : "";
     }
 
+    /**
+     * An overlay network without a source VIP: its load balancers would have no SNAT address, so nothing may be
+     * programmed (upstream: "source-vip flag not set").
+     */
+    public boolean lacksSourceVip() {
+        return networkType == NetworkType.OVERLAY && sourceVip.isEmpty();
+    }
+
     /** True when {@code ip} is the provider address of some remote subnet (i.e. another node's IP). */
     public boolean isProviderAddress(String ip) {
         return remoteSubnets.containsValue(ip);

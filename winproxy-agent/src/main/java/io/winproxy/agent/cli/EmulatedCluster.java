@@ -77,10 +77,15 @@ final class EmulatedCluster {
             }
             return given;
         }
-        if (known.isEmpty() || known.contains(ExampleCluster.defaultNodeName())) {
+        return defaultNodeName(known);
+    }
+
+    /** This node when none is configured: win-node-1 when the cluster has it (or has no Node), else the first one. */
+    static String defaultNodeName(List<String> nodeNames) {
+        if (nodeNames.isEmpty() || nodeNames.contains(ExampleCluster.defaultNodeName())) {
             return ExampleCluster.defaultNodeName();
         }
-        return known.get(0);
+        return nodeNames.get(0);
     }
 
     /** The overlay source VIP the emulated CNI reserves: address .2 of this node's IPv4 pod CIDR. */

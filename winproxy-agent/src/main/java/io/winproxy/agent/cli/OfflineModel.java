@@ -7,7 +7,6 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.dataplane.DriftBudget;
 import io.winproxy.agent.dataplane.HcnTranslator;
 import io.winproxy.agent.dataplane.OwnershipJournal;
-import io.winproxy.agent.demo.ExampleCluster;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.agent.pipeline.ClusterObjects;
@@ -22,7 +21,6 @@ import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
-import io.winproxy.policy.desired.NetworkType;
 import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
@@ -125,8 +123,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                     + "; add the Node to the cluster or pass --bind-address");
         }
         NodeNetwork nodeNetwork = result.node();
-        if (nodeNetwork != null && nodeNetwork.networkType() == NetworkType.OVERLAY
-                && nodeNetwork.sourceVip().isEmpty()) {
+        if (nodeNetwork != null && nodeNetwork.lacksSourceVip()) {
             context.err().println("winproxy: warning: --source-vip: network " + nodeNetwork.networkName()
                     + " is an overlay network and no source VIP is known (nor a " + nodeNetwork.networkName()
                     + "_ep endpoint of the CNI): the proxy would program nothing; shown without SNAT");
@@ -158,12 +155,8 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         if (!configured.isEmpty()) {
             return configured;
         }
-        List<String> names = objects.nodes().stream().map(n -> n.getMetadata().getName())
-                .map(n -> n.toLowerCase(Locale.ROOT)).toList();
-        if (names.isEmpty() || names.contains(ExampleCluster.defaultNodeName())) {
-            return ExampleCluster.defaultNodeName();
-        }
-        return names.get(0);
+        return EmulatedCluster.defaultNodeName(objects.nodes().stream().map(n -> n.getMetadata().getName())
+                .map(n -> n.toLowerCase(Locale.ROOT)).toList());
     }
 
     private static boolean hasEndpointNamed(HnsEmulator hns, EmulatedHost host, String name) {

@@ -324,7 +324,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         if (node == null || node.networkType() != NetworkType.OVERLAY) {
             return;
         }
-        if (node.sourceVip().isEmpty()) {
+        if (node.lacksSourceVip()) {
             throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and "
                     + "--source-vip is not set (upstream: \"source-vip flag not set\"); no load balancer is "
                     + "programmed without SNAT until it is");
