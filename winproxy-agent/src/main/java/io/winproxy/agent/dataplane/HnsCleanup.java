@@ -119,8 +119,8 @@ public final class HnsCleanup {
                 continue;
             }
             for (HostComputeEndpoint endpoint : endpoints) {
-                if (!endpoint.isRemote() || deletedEps.contains(HnsIds.normalize(endpoint.id()))
-                        || deletedEps.contains(endpoint.id())) {
+                // The journal's IDs (deleted above) are lower-case; HNS may return them in upper case.
+                if (!endpoint.isRemote() || deletedEps.contains(HnsIds.normalize(endpoint.id()))) {
                     continue;
                 }
                 if (!HnsIds.isWinproxys(endpoint.id())) {
