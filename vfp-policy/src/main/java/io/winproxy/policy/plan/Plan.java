@@ -25,7 +25,6 @@ public record Plan(List<PlanStep> steps, List<String> unownedLoadBalancerIds,
     }
 
     public boolean isEmpty() {
-        return steps.stream().allMatch(s -> s instanceof PlanStep.AdoptLoadBalancer
-                || s instanceof PlanStep.AdoptRemoteEndpoint);
+        return steps.stream().noneMatch(PlanStep::writes);
     }
 }

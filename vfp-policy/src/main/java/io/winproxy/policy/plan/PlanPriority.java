@@ -34,42 +34,79 @@ public final class PlanPriority {
                 endpointCreates.putIfAbsent(s.endpoint().ip(), step);
             }
         }
-        List<PlanStep> adopts = new ArrayList<>();
-        List<PlanStep> deletes = new ArrayList<>();
-        List<PlanStep> creates = new ArrayList<>();
-        List<PlanStep> updates = new ArrayList<>();
-        List<PlanStep> endpointDeletes = new ArrayList<>();
+        Classes classes = new Classes(endpointCreates);
         for (PlanStep step : steps) {
-            if (step instanceof PlanStep.AdoptLoadBalancer || step instanceof PlanStep.AdoptRemoteEndpoint) {
-                adopts.add(step);
-            } else if (step instanceof PlanStep.DeleteLoadBalancer) {
-                deletes.add(step);
-            } else if (step instanceof PlanStep.CreateLoadBalancer s) {
-                withEndpoints(s.loadBalancer(), step, endpointCreates, creates);
-            } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
-                withEndpoints(s.loadBalancer(), step, endpointCreates, updates);
-            } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
-                withEndpoints(s.loadBalancer(), step, endpointCreates, updates);
-            } else if (step instanceof PlanStep.DeleteRemoteEndpoint) {
-                endpointDeletes.add(step);
-            }
+            step.accept(classes);
         }
         List<PlanStep> out = new ArrayList<>(steps.size());
-        out.addAll(adopts);
-        out.addAll(deletes);
-        out.addAll(creates);
-        out.addAll(updates);
+        out.addAll(classes.adopts);
+        out.addAll(classes.deletes);
+        out.addAll(classes.creates);
+        out.addAll(classes.updates);
         // Endpoint creates no load balancer claimed, in plan order.
         Set<PlanStep> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
-        emitted.addAll(creates);
-        emitted.addAll(updates);
+        emitted.addAll(classes.creates);
+        emitted.addAll(classes.updates);
         for (PlanStep step : steps) {
             if (step instanceof PlanStep.CreateRemoteEndpoint && !emitted.contains(step)) {
                 out.add(step);
             }
         }
-        out.addAll(endpointDeletes);
+        out.addAll(classes.endpointDeletes);
         return out;
+    }
+
+    /** Sorts steps into the priority classes; load-balancer steps are preceded by the endpoint creates they need. */
+    private static final class Classes implements PlanStep.Visitor<Void> {
+        private final Map<String, PlanStep> endpointCreates;
+        final List<PlanStep> adopts = new ArrayList<>();
+        final List<PlanStep> deletes = new ArrayList<>();
+        final List<PlanStep> creates = new ArrayList<>();
+        final List<PlanStep> updates = new ArrayList<>();
+        final List<PlanStep> endpointDeletes = new ArrayList<>();
+
+        Classes(Map<String, PlanStep> endpointCreates) {
+            this.endpointCreates = endpointCreates;
+        }
+
+        public Void createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
+            return null; // placed with the first load balancer that needs it, or after the updates
+        }
+
+        public Void adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
+            adopts.add(step);
+            return null;
+        }
+
+        public Void adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
+            adopts.add(step);
+            return null;
+        }
+
+        public Void createLoadBalancer(PlanStep.CreateLoadBalancer step) {
+            withEndpoints(step.loadBalancer(), step, endpointCreates, creates);
+            return null;
+        }
+
+        public Void modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
+            withEndpoints(step.loadBalancer(), step, endpointCreates, updates);
+            return null;
+        }
+
+        public Void replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
+            withEndpoints(step.loadBalancer(), step, endpointCreates, updates);
+            return null;
+        }
+
+        public Void deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
+            deletes.add(step);
+            return null;
+        }
+
+        public Void deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
+            endpointDeletes.add(step);
+            return null;
+        }
     }
 
     /** Adds the endpoint creates {@code lb}'s backends need (once, the first time), then {@code step}. */

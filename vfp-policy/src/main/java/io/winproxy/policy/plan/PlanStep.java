@@ -8,15 +8,78 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
  * or replace load balancers, then delete stale load balancers, then delete unreferenced remote endpoints.
  * {@link AdoptLoadBalancer} and {@link AdoptRemoteEndpoint} make no HNS call; they record an existing matching object
  * in the ownership journal.
+ *
+ * <p>Code that acts on every kind of step implements {@link Visitor}: the compiler then checks that every kind is
+ * handled (pattern matching for {@code switch}, which would do the same, is a preview feature in Java 17).
  */
 public sealed interface PlanStep {
 
     /** The {@code op} name of {@code plan -o json}. */
     String op();
 
+    /**
+     * The object the step acts on, for logs, failures and backoff: the load balancer key ("10.96.0.10:53/UDP"), the
+     * remote endpoint IP, or the ID of what is deleted.
+     */
+    String object();
+
+    /** The service port ("ns/name:port") a load-balancer step serves, or "" for endpoint and delete steps. */
+    default String service() {
+        return "";
+    }
+
+    /** Whether the step calls HNS (adoptions only record). */
+    default boolean writes() {
+        return true;
+    }
+
+    <R> R accept(Visitor<R> visitor);
+
+    /** One method per kind of step. */
+    interface Visitor<R> {
+        R createRemoteEndpoint(CreateRemoteEndpoint step);
+
+        R adoptRemoteEndpoint(AdoptRemoteEndpoint step);
+
+        R adoptLoadBalancer(AdoptLoadBalancer step);
+
+        R createLoadBalancer(CreateLoadBalancer step);
+
+        R modifyLoadBalancer(ModifyLoadBalancer step);
+
+        R replaceLoadBalancer(ReplaceLoadBalancer step);
+
+        R deleteLoadBalancer(DeleteLoadBalancer step);
+
+        R deleteRemoteEndpoint(DeleteRemoteEndpoint step);
+    }
+
+    /** A step that programs a load balancer from a desired one. */
+    sealed interface LoadBalancerStep extends PlanStep {
+        DesiredLoadBalancer loadBalancer();
+
+        @Override
+        default String object() {
+            return loadBalancer().key().toString();
+        }
+
+        @Override
+        default String service() {
+            return loadBalancer().service().toString();
+        }
+    }
+
     record CreateRemoteEndpoint(DesiredRemoteEndpoint endpoint) implements PlanStep {
         public String op() {
             return "create-remote-endpoint";
+        }
+
+        public String object() {
+            return endpoint.ip();
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.createRemoteEndpoint(this);
         }
     }
 
@@ -25,13 +88,26 @@ public sealed interface PlanStep {
         public String op() {
             return "adopt-remote-endpoint";
         }
+
+        public String object() {
+            return endpoint.ip();
+        }
+
+        public boolean writes() {
+            return false;
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.adoptRemoteEndpoint(this);
+        }
     }
 
     /**
      * An existing load balancer that matches the desired one becomes owned (or, when already owned by a journal
      * without fingerprints, gets one); {@code fingerprint} is what the journal records.
      */
-    record AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer, String fingerprint) implements PlanStep {
+    record AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer, String fingerprint)
+            implements LoadBalancerStep {
         public AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer) {
             this(id, loadBalancer, "");
         }
@@ -39,25 +115,46 @@ public sealed interface PlanStep {
         public String op() {
             return "adopt-load-balancer";
         }
+
+        public boolean writes() {
+            return false;
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.adoptLoadBalancer(this);
+        }
     }
 
-    record CreateLoadBalancer(DesiredLoadBalancer loadBalancer) implements PlanStep {
+    record CreateLoadBalancer(DesiredLoadBalancer loadBalancer) implements LoadBalancerStep {
         public String op() {
             return "create-load-balancer";
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.createLoadBalancer(this);
         }
     }
 
     /** In-place update (HNS 15.4+ {@code HcnModifyLoadBalancer}); the ID stays. */
-    record ModifyLoadBalancer(String id, DesiredLoadBalancer loadBalancer) implements PlanStep {
+    record ModifyLoadBalancer(String id, DesiredLoadBalancer loadBalancer) implements LoadBalancerStep {
         public String op() {
             return "modify-load-balancer";
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.modifyLoadBalancer(this);
         }
     }
 
     /** Delete {@code oldId} then create; {@code unowned} when the old object was not winproxy's (a collision). */
-    record ReplaceLoadBalancer(String oldId, DesiredLoadBalancer loadBalancer, boolean unowned) implements PlanStep {
+    record ReplaceLoadBalancer(String oldId, DesiredLoadBalancer loadBalancer, boolean unowned)
+            implements LoadBalancerStep {
         public String op() {
             return "replace-load-balancer";
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.replaceLoadBalancer(this);
         }
     }
 
@@ -65,11 +162,27 @@ public sealed interface PlanStep {
         public String op() {
             return "delete-load-balancer";
         }
+
+        public String object() {
+            return id;
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.deleteLoadBalancer(this);
+        }
     }
 
     record DeleteRemoteEndpoint(String id, String ip) implements PlanStep {
         public String op() {
             return "delete-remote-endpoint";
+        }
+
+        public String object() {
+            return id;
+        }
+
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.deleteRemoteEndpoint(this);
         }
     }
 }

@@ -105,30 +105,54 @@ public final class PlanOutput {
     private static ObjectNode operation(PlanStep step) {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("op", step.op());
-        if (step instanceof PlanStep.CreateRemoteEndpoint s) {
-            node.set("endpoint", remoteEndpoint(s.endpoint()));
-        } else if (step instanceof PlanStep.AdoptRemoteEndpoint s) {
-            node.put("id", s.id());
-            node.set("endpoint", remoteEndpoint(s.endpoint()));
-        } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
-            node.put("id", s.id());
-            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
-        } else if (step instanceof PlanStep.CreateLoadBalancer s) {
-            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
-        } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
-            node.put("id", s.id());
-            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
-        } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
-            node.put("id", s.oldId());
-            node.put("unowned", s.unowned());
-            node.set("loadBalancer", loadBalancer(s.loadBalancer()));
-        } else if (step instanceof PlanStep.DeleteLoadBalancer s) {
-            node.put("id", s.id());
-            node.put("reason", s.reason());
-        } else if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
-            node.put("id", s.id());
-            node.put("ip", s.ip());
-        }
+        step.accept(new PlanStep.Visitor<Void>() {
+            public Void createRemoteEndpoint(PlanStep.CreateRemoteEndpoint s) {
+                node.set("endpoint", remoteEndpoint(s.endpoint()));
+                return null;
+            }
+
+            public Void adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint s) {
+                node.put("id", s.id());
+                node.set("endpoint", remoteEndpoint(s.endpoint()));
+                return null;
+            }
+
+            public Void adoptLoadBalancer(PlanStep.AdoptLoadBalancer s) {
+                node.put("id", s.id());
+                node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+                return null;
+            }
+
+            public Void createLoadBalancer(PlanStep.CreateLoadBalancer s) {
+                node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+                return null;
+            }
+
+            public Void modifyLoadBalancer(PlanStep.ModifyLoadBalancer s) {
+                node.put("id", s.id());
+                node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+                return null;
+            }
+
+            public Void replaceLoadBalancer(PlanStep.ReplaceLoadBalancer s) {
+                node.put("id", s.oldId());
+                node.put("unowned", s.unowned());
+                node.set("loadBalancer", loadBalancer(s.loadBalancer()));
+                return null;
+            }
+
+            public Void deleteLoadBalancer(PlanStep.DeleteLoadBalancer s) {
+                node.put("id", s.id());
+                node.put("reason", s.reason());
+                return null;
+            }
+
+            public Void deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint s) {
+                node.put("id", s.id());
+                node.put("ip", s.ip());
+                return null;
+            }
+        });
         return node;
     }
 
@@ -163,24 +187,39 @@ public final class PlanOutput {
 
     /** One line per step, e.g. {@code create-load-balancer 10.96.0.10:53/UDP (kube-system/kube-dns:dns)}. */
     public static String describe(PlanStep step) {
-        if (step instanceof PlanStep.CreateRemoteEndpoint s) {
-            return step.op() + " " + s.endpoint().ip();
-        } else if (step instanceof PlanStep.AdoptRemoteEndpoint s) {
-            return step.op() + " " + s.id() + " " + s.endpoint().ip();
-        } else if (step instanceof PlanStep.AdoptLoadBalancer s) {
-            return step.op() + " " + s.id() + " " + lbSummary(s.loadBalancer());
-        } else if (step instanceof PlanStep.CreateLoadBalancer s) {
-            return step.op() + " " + lbSummary(s.loadBalancer());
-        } else if (step instanceof PlanStep.ModifyLoadBalancer s) {
-            return step.op() + " " + s.id() + " " + lbSummary(s.loadBalancer());
-        } else if (step instanceof PlanStep.ReplaceLoadBalancer s) {
-            return step.op() + " " + s.oldId() + (s.unowned() ? " (unowned) " : " ") + lbSummary(s.loadBalancer());
-        } else if (step instanceof PlanStep.DeleteLoadBalancer s) {
-            return step.op() + " " + s.id() + " (" + s.reason() + ")";
-        } else if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
-            return step.op() + " " + s.id() + " " + s.ip();
-        }
-        return step.op();
+        return step.op() + " " + step.accept(new PlanStep.Visitor<String>() {
+            public String createRemoteEndpoint(PlanStep.CreateRemoteEndpoint s) {
+                return s.endpoint().ip();
+            }
+
+            public String adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint s) {
+                return s.id() + " " + s.endpoint().ip();
+            }
+
+            public String adoptLoadBalancer(PlanStep.AdoptLoadBalancer s) {
+                return s.id() + " " + lbSummary(s.loadBalancer());
+            }
+
+            public String createLoadBalancer(PlanStep.CreateLoadBalancer s) {
+                return lbSummary(s.loadBalancer());
+            }
+
+            public String modifyLoadBalancer(PlanStep.ModifyLoadBalancer s) {
+                return s.id() + " " + lbSummary(s.loadBalancer());
+            }
+
+            public String replaceLoadBalancer(PlanStep.ReplaceLoadBalancer s) {
+                return s.oldId() + (s.unowned() ? " (unowned) " : " ") + lbSummary(s.loadBalancer());
+            }
+
+            public String deleteLoadBalancer(PlanStep.DeleteLoadBalancer s) {
+                return s.id() + " (" + s.reason() + ")";
+            }
+
+            public String deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint s) {
+                return s.id() + " " + s.ip();
+            }
+        });
     }
 
     private static String lbSummary(DesiredLoadBalancer lb) {

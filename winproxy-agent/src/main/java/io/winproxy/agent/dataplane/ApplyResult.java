@@ -1,16 +1,18 @@
 package io.winproxy.agent.dataplane;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What {@link HnsDataplane#apply} did. {@code writes} counts HNS write calls (create, modify, delete);
  * {@code failures} lists the steps that failed (each retried with backoff on later syncs); {@code deferred} the
  * steps skipped because their object is still backing off or HNS is unavailable; {@code remaining} counts the steps
- * left for the next chunk when the apply reached its time bound (a bounded sync). {@code changed} is true when
- * anything was written.
+ * left for the next chunk when the apply reached its time bound (a bounded sync) or the agent stops;
+ * {@code journalBlocked} is true when creates waited because the ownership journal could not be written (write-ahead).
+ * {@code changed} is true when anything was written.
  */
 public record ApplyResult(int created, int modified, int deleted, int adopted, int writes,
-                          List<StepFailure> failures, List<String> deferred, int remaining) {
+                          List<StepFailure> failures, List<String> deferred, int remaining, boolean journalBlocked) {
     public ApplyResult {
         failures = List.copyOf(failures);
         deferred = List.copyOf(deferred);
@@ -18,7 +20,25 @@ public record ApplyResult(int created, int modified, int deleted, int adopted, i
 
     public ApplyResult(int created, int modified, int deleted, int adopted, int writes, List<StepFailure> failures,
                        List<String> deferred) {
-        this(created, modified, deleted, adopted, writes, failures, deferred, 0);
+        this(created, modified, deleted, adopted, writes, failures, deferred, 0, false);
+    }
+
+    /** Collects what an apply did. */
+    static final class Builder {
+        int created;
+        int modified;
+        int deleted;
+        int adopted;
+        int writes;
+        int ran;
+        boolean journalBlocked;
+        final List<StepFailure> failures = new ArrayList<>();
+        final List<String> deferred = new ArrayList<>();
+
+        ApplyResult build(int remaining) {
+            return new ApplyResult(created, modified, deleted, adopted, writes, failures, deferred, remaining,
+                    journalBlocked);
+        }
     }
 
     public static final ApplyResult EMPTY = new ApplyResult(0, 0, 0, 0, 0, List.of(), List.of());

@@ -2,24 +2,14 @@ package io.winproxy.agent.dataplane;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.winproxy.agent.dataplane.JournalFile.Change;
+import io.winproxy.agent.dataplane.JournalFile.Document;
 import io.winproxy.policy.desired.MacAddresses;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.Ownership;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +18,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.LinkedHashSet;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,13 +30,17 @@ import org.slf4j.LoggerFactory;
  * object it was written from; per remote endpoint its IP, provider address and MAC. This, not HNS's read-back, is what
  * the planner trusts. IDs are kept lower-case; every lookup ignores the letter case (HNS returns upper-case GUIDs).
  *
- * <p>Stored in the state directory as {@code ownership.json} (a snapshot, replaced atomically: temporary file +
- * move) plus {@code ownership.log}, an append-only log of the changes since that snapshot, one JSON object per line.
- * {@link #flush()} appends the pending changes and forces them to disk, so its cost is proportional to the change,
- * not to the journal; when the log outgrows the snapshot it is compacted into a new snapshot. Loading replays the log
- * over the snapshot (replaying twice is harmless; a torn last line from a crash is ignored). A journal that predates
- * fingerprints (version 1) loads with none: those load balancers are read once and their fingerprint recorded.
- * A journal without a directory ({@link #inMemory()}) is used by the read-only commands.
+ * <p>Stored in the state directory by {@link JournalFile} (a snapshot plus an append-only log of the changes since).
+ * {@link #flush()} appends the pending changes and forces them to disk, so its cost is proportional to the change, not
+ * to the journal; when the log outgrows the snapshot it is compacted into a new snapshot. Loading replays the log over
+ * the snapshot; what could not be read (an unreadable snapshot, a torn line) is reported in one line and the snapshot
+ * is rewritten at once from what was recovered. A journal that predates fingerprints (version 1) loads with none:
+ * those load balancers are read once and their fingerprint recorded. A journal without a directory
+ * ({@link #inMemory()}) is used by the read-only commands.
+ *
+ * <p>Write-ahead: the executor records an object before creating it and creates it only after {@link #flush()}
+ * succeeded. A failed flush keeps the changes pending and marks the journal {@linkplain #writable() not writable}
+ * (counted in {@link #writeErrors()}) until a flush succeeds again.
  *
  * <p>Owned objects that vanish from HNS (an HNS restart drops load balancers and remote endpoints, and HNS may later
  * rehydrate the ones it persisted, with their old IDs) are not simply forgotten: they are remembered as
@@ -56,8 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class OwnershipJournal {
     private static final Logger logger = LoggerFactory.getLogger(OwnershipJournal.class);
-    public static final String FILE_NAME = "ownership.json";
-    public static final String LOG_NAME = "ownership.log";
+    public static final String FILE_NAME = JournalFile.SNAPSHOT_NAME;
+    public static final String LOG_NAME = JournalFile.LOG_NAME;
     private static final int MIN_COMPACTION_LINES = 4096;
     /** How long the IDs of owned objects that vanished from HNS are remembered. */
     public static final Duration VANISHED_RETENTION = Duration.ofMinutes(10);
@@ -114,30 +110,8 @@ public final class OwnershipJournal {
                            @JsonProperty("at") long at) {
     }
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Document(@JsonProperty("version") int version,
-                    @JsonProperty("loadBalancers") Map<String, LoadBalancerEntry> loadBalancers,
-                    @JsonProperty("remoteEndpoints") Map<String, RemoteEndpointEntry> remoteEndpoints,
-                    @JsonProperty("vanished") Map<String, Vanished> vanished) {
-    }
-
-    /**
-     * One line of the change log: a put ({@code lb}/{@code ep} with the entry, {@code gone} with the vanished
-     * record) or a removal (entry null).
-     */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Change(@JsonProperty("kind") String kind, @JsonProperty("id") String id,
-                  @JsonProperty("lb") LoadBalancerEntry lb, @JsonProperty("ep") RemoteEndpointEntry ep,
-                  @JsonProperty("gone") Vanished gone) {
-        Change(String kind, String id, LoadBalancerEntry lb, RemoteEndpointEntry ep) {
-            this(kind, id, lb, ep, null);
-        }
-    }
-
-    private final Path file;
-    private final Path logFile;
-    private final ObjectMapper mapper;
-    private final ObjectMapper lineMapper;
+    /** The files, or null for an in-memory journal. */
+    private final JournalFile disk;
     private final Map<String, LoadBalancerEntry> loadBalancers = new HashMap<>();
     private final Map<String, RemoteEndpointEntry> remoteEndpoints = new HashMap<>();
     /** Owned objects that vanished from HNS, by lower-case ID, with indexes by load-balancer key and endpoint IP. */
@@ -146,20 +120,16 @@ public final class OwnershipJournal {
     private final Map<String, String> vanishedEpByIp = new HashMap<>();
     private final Clock clock;
     private final List<Change> pending = new ArrayList<>();
+    private final Set<String> recordedLbs = new LinkedHashSet<>();
+    private final Set<String> recordedEps = new LinkedHashSet<>();
     private int logLines;
     private boolean snapshotStale;
+    private boolean writable = true;
+    private long writeErrors;
 
-    private OwnershipJournal(Path file, Clock clock) {
-        this.file = file;
+    private OwnershipJournal(JournalFile disk, Clock clock) {
+        this.disk = disk;
         this.clock = clock;
-        this.logFile = file == null ? null : file.resolveSibling(LOG_NAME);
-        this.mapper = JsonMapper.builder()
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .enable(SerializationFeature.INDENT_OUTPUT)
-                .build();
-        this.lineMapper = JsonMapper.builder()
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .build();
     }
 
     /** A journal that is never written to disk. */
@@ -169,7 +139,8 @@ public final class OwnershipJournal {
 
     /**
      * Opens the journal of a state directory (creating neither the directory nor the files until the first
-     * {@link #flush()}). An unreadable snapshot is logged and treated as empty: adoption then rebuilds it.
+     * {@link #flush()}, unless what is there is damaged). What cannot be read is logged in one line and the snapshot
+     * is rewritten from what was recovered; objects it named are adopted again.
      */
     public static OwnershipJournal open(Path stateDir) {
         return open(stateDir, Clock.systemUTC());
@@ -177,50 +148,39 @@ public final class OwnershipJournal {
 
     /** As {@link #open(Path)}, with the wall clock that dates vanished objects. */
     public static OwnershipJournal open(Path stateDir, Clock clock) {
-        OwnershipJournal journal = new OwnershipJournal(stateDir.resolve(FILE_NAME), clock);
+        OwnershipJournal journal = new OwnershipJournal(new JournalFile(stateDir), clock);
         journal.load();
         return journal;
     }
 
     private void load() {
-        if (Files.isRegularFile(file)) {
-            try {
-                Document doc = mapper.readValue(file.toFile(), Document.class);
-                if (doc.loadBalancers() != null) {
-                    doc.loadBalancers().forEach((id, e) -> loadBalancers.put(HnsIds.normalize(id), e));
-                }
-                if (doc.remoteEndpoints() != null) {
-                    doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(HnsIds.normalize(id), shared(e)));
-                }
-                if (doc.vanished() != null) {
-                    doc.vanished().forEach((id, v) -> putVanished(HnsIds.normalize(id), v));
-                }
-            } catch (IOException e) {
-                logger.warn("Ownership journal {} is unreadable ({}); starting empty, existing objects will be "
-                        + "adopted", file, e.getMessage());
-            }
+        JournalFile.Recovery recovery = disk.load(this::restore, this::replay);
+        logLines = recovery.lines();
+        if (!recovery.damaged()) {
+            return;
         }
-        if (Files.isRegularFile(logFile)) {
-            try (BufferedReader reader = Files.newBufferedReader(logFile, StandardCharsets.UTF_8)) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    if (line.isBlank()) {
-                        continue;
-                    }
-                    try {
-                        replay(lineMapper.readValue(line, Change.class));
-                        logLines++;
-                    } catch (IOException e) {
-                        // A crash during an append leaves a torn last line; anything after it is not trusted.
-                        logger.warn("Ownership journal log {} ends with an unreadable line; ignoring it", logFile);
-                        snapshotStale = true;
-                        break;
-                    }
-                }
-            } catch (IOException e) {
-                logger.warn("Ownership journal log {} is unreadable ({}); objects it named will be adopted",
-                        logFile, e.getMessage());
-            }
+        logger.warn("Ownership journal {} was damaged ({}); kept what could be read ({} load balancers, {} remote "
+                + "endpoints) and rewriting it; objects it lost are adopted again", disk.snapshot(),
+                recovery.snapshotError() != null ? "snapshot unreadable: " + recovery.snapshotError()
+                        : recovery.unreadableLines() + " unreadable log line(s)",
+                loadBalancers.size(), remoteEndpoints.size());
+        snapshotStale = true;
+        try {
+            flush();
+        } catch (UncheckedIOException e) {
+            // flush logged and counted it; the next flush tries again
+        }
+    }
+
+    private void restore(Document doc) {
+        if (doc.loadBalancers() != null) {
+            doc.loadBalancers().forEach((id, e) -> loadBalancers.put(HnsIds.normalize(id), e));
+        }
+        if (doc.remoteEndpoints() != null) {
+            doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(HnsIds.normalize(id), shared(e)));
+        }
+        if (doc.vanished() != null) {
+            doc.vanished().forEach((id, v) -> putVanished(HnsIds.normalize(id), v));
         }
     }
 
@@ -259,7 +219,17 @@ public final class OwnershipJournal {
 
     /** Where the journal's snapshot lives, or empty for an in-memory journal. */
     public Optional<Path> file() {
-        return Optional.ofNullable(file);
+        return disk == null ? Optional.empty() : Optional.of(disk.snapshot());
+    }
+
+    /** False after a flush failed, until one succeeds: creates must wait (write-ahead). */
+    public boolean writable() {
+        return writable;
+    }
+
+    /** How many flushes failed since the journal was opened. */
+    public long writeErrors() {
+        return writeErrors;
     }
 
     /** Records a load balancer without a fingerprint (its content is verified by reading it once). */
@@ -270,14 +240,15 @@ public final class OwnershipJournal {
     public void recordLoadBalancer(String id, LoadBalancerEntry entry) {
         String key = HnsIds.normalize(id);
         if (!entry.equals(loadBalancers.put(key, entry))) {
-            pending.add(new Change("lb", key, entry, null));
+            pending.add(new Change("lb", key, entry, null, null));
+            recordedLbs.add(key);
         }
     }
 
     public void forgetLoadBalancer(String id) {
         String key = HnsIds.normalize(id);
         if (loadBalancers.remove(key) != null) {
-            pending.add(new Change("lb", key, null, null));
+            pending.add(new Change("lb", key, null, null, null));
         }
     }
 
@@ -289,14 +260,37 @@ public final class OwnershipJournal {
     public void recordRemoteEndpoint(String id, RemoteEndpointEntry entry) {
         String key = HnsIds.normalize(id);
         if (!entry.equals(remoteEndpoints.put(key, entry))) {
-            pending.add(new Change("ep", key, null, entry));
+            pending.add(new Change("ep", key, null, entry, null));
+            recordedEps.add(key);
         }
+    }
+
+    /**
+     * The load balancers recorded since the last call (lower-case IDs): what an observe must check against HNS
+     * besides what an enumerate saw vanish (a reservation whose create never happened, for one).
+     */
+    public List<String> drainRecordedLoadBalancers() {
+        return drain(recordedLbs);
+    }
+
+    /** As {@link #drainRecordedLoadBalancers()}, for remote endpoints. */
+    public List<String> drainRecordedRemoteEndpoints() {
+        return drain(recordedEps);
+    }
+
+    private static List<String> drain(Set<String> recorded) {
+        if (recorded.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = List.copyOf(recorded);
+        recorded.clear();
+        return out;
     }
 
     public void forgetRemoteEndpoint(String id) {
         String key = HnsIds.normalize(id);
         if (remoteEndpoints.remove(key) != null) {
-            pending.add(new Change("ep", key, null, null));
+            pending.add(new Change("ep", key, null, null, null));
         }
     }
 
@@ -487,7 +481,7 @@ public final class OwnershipJournal {
      * @throws UncheckedIOException when the state directory cannot be written (the changes stay pending)
      */
     public void flush() {
-        if (file == null) {
+        if (disk == null) {
             pending.clear();
             return;
         }
@@ -495,55 +489,30 @@ public final class OwnershipJournal {
             return;
         }
         try {
-            Files.createDirectories(file.getParent());
-            if (snapshotStale || !Files.exists(file) || logLines + pending.size() > Math.max(MIN_COMPACTION_LINES,
+            if (snapshotStale || !disk.snapshotExists() || logLines + pending.size() > Math.max(MIN_COMPACTION_LINES,
                     loadBalancers.size() + remoteEndpoints.size() + vanished.size())) {
-                compact();
+                disk.compact(new Document(2, new TreeMap<>(loadBalancers), new TreeMap<>(remoteEndpoints),
+                        vanished.isEmpty() ? null : new TreeMap<>(vanished)));
+                logLines = 0;
+                snapshotStale = false;
             } else {
-                append();
+                disk.append(pending);
+                logLines += pending.size();
             }
             pending.clear();
+            if (!writable) {
+                logger.info("Ownership journal {} is writable again", disk.snapshot());
+            }
+            writable = true;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write ownership journal " + file + ": " + e.getMessage(), e);
+            writeErrors++;
+            if (writable) {
+                logger.error("Cannot write ownership journal {}: {}; no HNS object is created until it can be",
+                        disk.snapshot(), e.getMessage());
+            }
+            writable = false;
+            throw new UncheckedIOException("cannot write ownership journal " + disk.snapshot() + ": "
+                    + e.getMessage(), e);
         }
     }
-
-    private void append() throws IOException {
-        StringBuilder text = new StringBuilder();
-        for (Change change : pending) {
-            text.append(lineMapper.writeValueAsString(change)).append('\n');
-        }
-        try (FileChannel ch = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
-            ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
-            while (bytes.hasRemaining()) {
-                ch.write(bytes);
-            }
-            ch.force(false);
-        }
-        logLines += pending.size();
-    }
-
-    /** Writes a new snapshot atomically, then removes the log (a crash in between replays the log harmlessly). */
-    private void compact() throws IOException {
-        Path tmp = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");
-        try {
-            mapper.writeValue(tmp.toFile(), new Document(2, new TreeMap<>(loadBalancers),
-                    new TreeMap<>(remoteEndpoints), vanished.isEmpty() ? null : new TreeMap<>(vanished)));
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-        Files.deleteIfExists(logFile);
-        logLines = 0;
-        snapshotStale = false;
-    }
-
 }

@@ -22,6 +22,7 @@ import io.winproxy.policy.desired.LoadBalancerKind;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.model.ServicePortName;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanCalculator;
 import java.nio.file.Path;
@@ -32,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,8 @@ class HnsUnavailabilityTest {
     private HnsDataplane dataplane() {
         return new HnsDataplane(hns, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD, nanos::get,
                 new DriftBudget(SYNC_PERIOD, 100), () -> {
-                    String id = UUID.randomUUID().toString();
+                    // Marked as winproxy's, as in production: deleting them needs no read of their document.
+                    String id = HnsIds.newId(ThreadLocalRandom.current());
                     newIds.add(id);
                     return id;
                 });

@@ -1,0 +1,727 @@
+package io.winproxy.agent.dataplane;
+
+import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsException;
+import io.winproxy.hns.NetworkSession;
+import io.winproxy.hns.model.HcnPolicy;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.policy.desired.DesiredLoadBalancer;
+import io.winproxy.policy.desired.DesiredRemoteEndpoint;
+import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.plan.EndpointResolver;
+import io.winproxy.policy.plan.Fingerprints;
+import io.winproxy.policy.plan.HnsIds;
+import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanPriority;
+import io.winproxy.policy.plan.PlanStep;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One apply of one plan: the state that lives as long as the apply (the resolver, the network handle, the IDs reserved
+ * for the current chunk, the counters). Steps run in {@link PlanPriority} order, in chunks of
+ * {@link PlanExecutor#CHUNK}: before a chunk runs, the objects it creates are recorded in the journal and the journal
+ * is flushed (write-ahead). A load-balancer step waits (deferred) while a remote endpoint its backends need is still to
+ * be created by this plan and has not been. Each step is dispatched by {@link PlanStep.Visitor}.
+ *
+ * <p>Used once, by the sync thread.
+ */
+final class Execution implements PlanStep.Visitor<Void> {
+    private static final Logger logger = LoggerFactory.getLogger(Execution.class);
+
+    private final PlanExecutor ex;
+    private final Plan plan;
+    private final String networkId;
+    private final List<ObservedEndpoint> observedEndpoints;
+    private final ApplyResult.Builder result = new ApplyResult.Builder();
+    /** IDs reserved (journaled) for the create steps of the current chunk. */
+    private final Map<PlanStep, String> reserved = new IdentityHashMap<>();
+    /** Remote-endpoint IPs this plan creates that are not created yet: load balancers needing them wait. */
+    private final Set<String> endpointsToCreate = new HashSet<>();
+    private final Set<String> deletedEndpoints = new HashSet<>();
+    /** Built on first use (plans that only adopt or delete need none): 100,000 endpoints are not free. */
+    private EndpointResolver resolver;
+    private NetworkSession session;
+    private int unavailableInARow;
+
+    Execution(PlanExecutor ex, Plan plan, String networkId, List<ObservedEndpoint> observedEndpoints) {
+        this.ex = ex;
+        this.plan = plan;
+        this.networkId = networkId;
+        this.observedEndpoints = observedEndpoints;
+    }
+
+    ApplyResult run(long deadlineNanos, LongSupplier nanoTime) {
+        if (plan.steps().isEmpty()) {
+            // Nothing to write; the journal may still hold what the observe forgot (objects gone from HNS).
+            flush();
+            return result.build(0);
+        }
+        List<PlanStep> steps = PlanPriority.order(plan.steps());
+        for (PlanStep step : steps) {
+            if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+                endpointsToCreate.add(s.endpoint().ip());
+            }
+        }
+        int remaining = 0;
+        try {
+            for (int from = 0; from < steps.size() && remaining == 0; from += PlanExecutor.CHUNK) {
+                List<PlanStep> chunk = steps.subList(from, Math.min(steps.size(), from + PlanExecutor.CHUNK));
+                List<PlanStep> runnable = reserve(chunk);
+                if (!flush()) {
+                    // Write-ahead: nothing is created unless its reservation is durable.
+                    runnable = withoutCreates(runnable);
+                }
+                for (int i = 0; i < runnable.size(); i++) {
+                    PlanStep step = runnable.get(i);
+                    if (hnsUnavailable()) {
+                        postpone(step);
+                    } else if (ex.stopping() || (result.ran > 0 && nanoTime.getAsLong() - deadlineNanos > 0)) {
+                        // The bound is reached (or the agent stops): what has not started waits for the next apply.
+                        for (PlanStep left : runnable.subList(i, runnable.size())) {
+                            unreserve(left);
+                        }
+                        remaining = steps.size() - from - chunk.size() + runnable.size() - i;
+                        break;
+                    } else if (waitsForEndpoints(step)) {
+                        postpone(step);
+                    } else {
+                        result.ran++;
+                        run(step);
+                    }
+                }
+            }
+            if (hnsUnavailable()) {
+                logger.warn("HNS is unavailable; {} step(s) of this plan wait for the next sync",
+                        result.deferred.size());
+            }
+        } finally {
+            if (session != null) {
+                session.close();
+            }
+            flush();
+        }
+        return result.build(remaining);
+    }
+
+    // ---- write-ahead ------------------------------------------------------------------------------------------
+
+    /** The steps of a chunk that may run now; records the objects they will create (write-ahead). */
+    private List<PlanStep> reserve(List<PlanStep> chunk) {
+        List<PlanStep> runnable = new ArrayList<>(chunk.size());
+        for (PlanStep step : chunk) {
+            if (step.writes() && (!ex.backoff.ready(step.object()) || hnsUnavailable())) {
+                result.deferred.add(step.op() + " " + step.object());
+                continue;
+            }
+            runnable.add(step);
+            if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+                // The ID of an owned endpoint with this IP that vanished (an HNS restart), so that HNS restoring it
+                // cannot duplicate it; else a new one.
+                String id = ex.journal.reuseVanishedRemoteEndpointId(s.endpoint().ip()).orElseGet(ex.ids::reserve);
+                reserved.put(step, id);
+                ex.journal.recordRemoteEndpoint(id, PlanExecutor.entry(s.endpoint()));
+            } else if (step instanceof PlanStep.CreateLoadBalancer || step instanceof PlanStep.ReplaceLoadBalancer
+                    || (step instanceof PlanStep.ModifyLoadBalancer && !ex.modifySupported())) {
+                reserved.put(step, reserveLoadBalancer(((PlanStep.LoadBalancerStep) step).loadBalancer()));
+            }
+        }
+        return runnable;
+    }
+
+    /**
+     * The ID for a load balancer about to be created, recorded in the journal (flushed before the create): the ID of
+     * an owned load balancer with the same key that vanished (an HNS restart; HNS may restore it with that ID, and
+     * then refuses a duplicate), else a new one.
+     */
+    private String reserveLoadBalancer(DesiredLoadBalancer lb) {
+        String id = ex.journal.reuseVanishedLoadBalancerId(lb.key().toString(), lb.key().family() == IpFamily.IPV6)
+                .orElseGet(ex.ids::reserve);
+        ex.journal.recordLoadBalancer(id, PlanExecutor.entry(lb, null));
+        return id;
+    }
+
+    /** The journal could not be written: the chunk's creates are dropped from it and deferred; the rest runs. */
+    private List<PlanStep> withoutCreates(List<PlanStep> runnable) {
+        List<PlanStep> out = new ArrayList<>(runnable.size());
+        for (PlanStep step : runnable) {
+            String id = reserved.remove(step);
+            if (id == null) {
+                out.add(step);
+                continue;
+            }
+            forget(step, id);
+            result.deferred.add(step.op() + " " + step.object());
+            if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+                endpointsToCreate.remove(s.endpoint().ip());
+            }
+        }
+        result.journalBlocked = true;
+        return out;
+    }
+
+    /** Flushes the journal; false (and a failure reported) when it cannot be written. */
+    private boolean flush() {
+        try {
+            ex.journal.flush();
+            return true;
+        } catch (UncheckedIOException e) {
+            result.failures.add(new ApplyResult.StepFailure("write-journal", ex.journal.file().map(Object::toString)
+                    .orElse(""), "", "", e.getMessage()));
+            return false;
+        }
+    }
+
+    private boolean hnsUnavailable() {
+        return unavailableInARow >= PlanExecutor.MAX_UNAVAILABLE_IN_A_ROW;
+    }
+
+    /** A step not run now: deferred; an ID reserved for it goes back to the vanished ones. */
+    private void postpone(PlanStep step) {
+        result.deferred.add(step.op() + " " + step.object());
+        unreserve(step);
+    }
+
+    private void unreserve(PlanStep step) {
+        String id = reserved.remove(step);
+        if (id != null) {
+            vanished(step, id);
+        }
+    }
+
+    private void vanished(PlanStep step, String id) {
+        if (step instanceof PlanStep.CreateRemoteEndpoint) {
+            ex.journal.vanishedRemoteEndpoint(id);
+        } else {
+            ex.journal.vanishedLoadBalancer(id);
+        }
+    }
+
+    private void forget(PlanStep step, String id) {
+        if (step instanceof PlanStep.CreateRemoteEndpoint) {
+            ex.journal.forgetRemoteEndpoint(id);
+        } else {
+            ex.journal.forgetLoadBalancer(id);
+        }
+    }
+
+    /** Whether a load-balancer step needs a remote endpoint this plan has yet to create. */
+    private boolean waitsForEndpoints(PlanStep step) {
+        if (endpointsToCreate.isEmpty() || !(step instanceof PlanStep.LoadBalancerStep lb) || !step.writes()) {
+            return false;
+        }
+        for (String ip : lb.loadBalancer().backends()) {
+            if (endpointsToCreate.contains(ip)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- running a step ---------------------------------------------------------------------------------------
+
+    private void run(PlanStep step) {
+        String object = step.object();
+        try {
+            step.accept(this);
+            ex.backoff.succeeded(object);
+            unavailableInARow = 0;
+        } catch (HnsException e) {
+            if (e.hresult() == HResults.ERROR_ALREADY_EXISTS && adoptExisting(step)) {
+                ex.backoff.succeeded(object);
+                unavailableInARow = 0;
+                return;
+            }
+            unavailableInARow = e.isServiceUnavailable() ? unavailableInARow + 1 : 0;
+            ex.backoff.failed(object);
+            release(step, e);
+            logger.warn("{} {} failed: {} (attempt {}, will retry)", step.op(), object, e.getMessage(),
+                    ex.backoff.failures(object));
+            result.failures.add(new ApplyResult.StepFailure(step.op(), object, step.service(), e.hresultName(),
+                    e.getMessage()));
+        } catch (UnresolvedBackendsException e) {
+            release(step, null);
+            logger.warn("{} {}: {}", step.op(), object, e.getMessage());
+            result.failures.add(new ApplyResult.StepFailure(step.op(), object, step.service(), "", e.getMessage()));
+        } finally {
+            if (step instanceof PlanStep.CreateRemoteEndpoint s) {
+                // Done with it, created or not: load balancers needing it no longer wait for it in this apply.
+                endpointsToCreate.remove(s.endpoint().ip());
+            }
+        }
+    }
+
+    /**
+     * A create failed with {@code ERROR_ALREADY_EXISTS}. HNS answers so in two cases: an object with the GUID sent
+     * exists (an earlier attempt whose reply was lost, or an object HNS restored after its restart under the ID
+     * winproxy reuses), and, for a load balancer, when another load balancer already has the same frontend
+     * (kubernetes#139519; HNS then reports a zero GUID). In the first case the object is kept as owned, never
+     * duplicated: an endpoint with the desired IP is used as created; a load balancer is owned without a fingerprint,
+     * so that the next sync reads it once and adopts or updates it. False in the second case (the next observe reads
+     * the colliding load balancer and the plan replaces it), and when the object cannot be read; the reservation is
+     * then dropped.
+     */
+    private boolean adoptExisting(PlanStep step) {
+        String id = reserved.get(step);
+        if (id == null) {
+            return false;
+        }
+        boolean adopted;
+        try {
+            adopted = step instanceof PlanStep.CreateRemoteEndpoint s
+                    ? adoptExistingEndpoint(id, s.endpoint())
+                    : adoptExistingLoadBalancer(id, step);
+        } catch (HnsException e) {
+            adopted = false;
+        }
+        if (adopted) {
+            reserved.remove(step);
+        } else {
+            // The GUID is not the object meant (an endpoint of another network), or HNS refused a duplicate
+            // frontend: the reservation is dropped, so that a retry uses a fresh ID.
+            reserved.remove(step);
+            forget(step, id);
+            if (!(step instanceof PlanStep.CreateRemoteEndpoint)) {
+                logger.info("HNS refused load balancer {} for {}: a load balancer with the same frontend exists "
+                        + "(ERROR_ALREADY_EXISTS, kubernetes#139519); the next sync reads it and replaces it",
+                        step.object(), step.service());
+            }
+        }
+        return adopted;
+    }
+
+    private boolean adoptExistingEndpoint(String id, DesiredRemoteEndpoint desired) {
+        Optional<HostComputeEndpoint> existing = ex.hns.getEndpoint(id);
+        // Only the endpoint winproxy meant: remote, with the IP, and in the network being programmed (an owned
+        // endpoint of another network, e.g. after --network-name changed, is not taken over).
+        if (existing.isEmpty() || !existing.get().isRemote() || !existing.get().ipAddresses().contains(desired.ip())
+                || existing.get().hostComputeNetwork() == null
+                || !existing.get().hostComputeNetwork().equalsIgnoreCase(networkId)) {
+            return false;
+        }
+        createdEndpoint(id, desired);
+        result.adopted++;
+        logger.info("Remote endpoint {} for {} exists already under the ID winproxy chose; adopted it", id,
+                desired.ip());
+        return true;
+    }
+
+    private boolean adoptExistingLoadBalancer(String id, PlanStep step) {
+        if (ex.hns.getLoadBalancer(id).isEmpty()) {
+            return false;
+        }
+        ex.cache.wroteLoadBalancer(id, null);
+        result.adopted++;
+        result.deferred.add("verify-load-balancer " + step.object());
+        logger.info("Load balancer {} for {} exists already under the ID winproxy chose; kept as owned and verified "
+                + "by the next sync", id, step.object());
+        return true;
+    }
+
+    /**
+     * A create that failed: the ID reserved for it goes back to the vanished ones (so that a later create of the same
+     * object reuses it). When HNS is unavailable or the call may have been carried out, the reservation is kept
+     * instead: the next observe finds the object (owned) or remembers the ID as vanished. Otherwise an object that
+     * exists after all (a lost reply) stays owned.
+     */
+    private void release(PlanStep step, HnsException e) {
+        String id = reserved.remove(step);
+        if (id == null) {
+            return;
+        }
+        if (e != null && (e.isServiceUnavailable() || HResults.mayHaveCompleted(e.hresult()))) {
+            return;
+        }
+        if (!exists(step, id)) {
+            vanished(step, id);
+        }
+    }
+
+    /** Whether an object exists (after an error a create may have succeeded); true when HNS cannot say. */
+    private boolean exists(PlanStep step, String id) {
+        try {
+            return step instanceof PlanStep.CreateRemoteEndpoint ? ex.hns.getEndpoint(id).isPresent()
+                    : ex.hns.getLoadBalancer(id).isPresent();
+        } catch (HnsException e) {
+            return true;
+        }
+    }
+
+    // ---- the steps ----------------------------------------------------------------------------------------------
+
+    @Override
+    public Void createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
+        String id = reserved.get(step);
+        DesiredRemoteEndpoint desired = step.endpoint();
+        if (session == null) {
+            session = ex.hns.openNetwork(networkId);
+        }
+        List<HcnPolicy> policies = ex.policiesByPa.computeIfAbsent(desired.providerAddress(),
+                HcnTranslator::providerAddressPolicies);
+        HostComputeEndpoint doc = HcnTranslator.toHcn(desired, policies);
+        String actual = create(IdChoice.Kind.ENDPOINT, id,
+                sent -> session.createEndpoint(sent == null ? doc : doc.withId(sent)).id(),
+                got -> ex.hns.getEndpoint(got).isPresent());
+        reserved.remove(step);
+        if (!actual.equals(id)) {
+            ex.journal.forgetRemoteEndpoint(id);
+            ex.journal.recordRemoteEndpoint(actual, PlanExecutor.entry(desired));
+        }
+        createdEndpoint(actual, desired);
+        result.created++;
+        logger.debug("Created remote endpoint {} for {} (PA {})", actual, desired.ip(),
+                desired.providerAddress().isEmpty() ? "-" : desired.providerAddress());
+        return null;
+    }
+
+    private void createdEndpoint(String id, DesiredRemoteEndpoint desired) {
+        ObservedEndpoint created = new ObservedEndpoint(id, List.of(desired.ip()), true, desired.providerAddress(),
+                desired.macAddress());
+        resolver().add(created, true);
+        ex.cache.createdEndpoint(id);
+    }
+
+    @Override
+    public Void adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
+        String id = HnsIds.normalize(step.id());
+        ObservedEndpoint adopted = new ObservedEndpoint(id, List.of(step.endpoint().ip()), true,
+                step.endpoint().providerAddress(), step.endpoint().macAddress());
+        ex.journal.recordRemoteEndpoint(id, PlanExecutor.entry(step.endpoint()));
+        if (resolver != null) {
+            resolver.remove(id, adopted.ips());
+            resolver.add(adopted, true);
+        }
+        ex.cache.adoptedEndpoint(id);
+        result.adopted++;
+        return null;
+    }
+
+    @Override
+    public Void adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
+        String id = HnsIds.normalize(step.id());
+        OwnershipJournal.LoadBalancerEntry entry = PlanExecutor.entry(step.loadBalancer(),
+                step.fingerprint().isEmpty() ? null : step.fingerprint());
+        ex.journal.recordLoadBalancer(id, entry);
+        ex.cache.wroteLoadBalancer(id, HostObserver.journaled(id, entry));
+        result.adopted++;
+        return null;
+    }
+
+    @Override
+    public Void createLoadBalancer(PlanStep.CreateLoadBalancer step) {
+        createLoadBalancer(reserved.get(step), step.loadBalancer());
+        reserved.remove(step);
+        return null;
+    }
+
+    @Override
+    public Void modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
+        if (!ex.modifySupported()) {
+            deleteLoadBalancer(step.id());
+            createLoadBalancer(reserved.get(step), step.loadBalancer());
+            reserved.remove(step);
+            return null;
+        }
+        String id = step.id();
+        DesiredLoadBalancer desired = step.loadBalancer();
+        List<String> refs = refs(desired);
+        List<String> endpointIds = resolved(desired, refs);
+        HostComputeLoadBalancer modified;
+        try {
+            result.writes++;
+            modified = ex.hns.modifyLoadBalancer(id, HcnTranslator.toHcn(desired, endpointIds).withId(id));
+        } catch (HnsException e) {
+            if (!e.isNotImplemented()) {
+                throw e;
+            }
+            logger.info("HNS does not implement HcnModifyLoadBalancer; replacing load balancers from now on");
+            fallBackToReplace(id, desired);
+            return null;
+        }
+        Set<String> held = new HashSet<>();
+        modified.hostComputeEndpoints().forEach(e -> held.add(HnsIds.normalize(e)));
+        if (!held.equals(new HashSet<>(endpointIds))) {
+            logger.warn("HcnModifyLoadBalancer kept other backends than requested for {} (HNS {}; "
+                    + "kubernetes#131466); replacing load balancers from now on", id,
+                    ex.hns.capabilities().version());
+            fallBackToReplace(id, desired);
+            return null;
+        }
+        recordWritten(HnsIds.normalize(id), desired, refs);
+        result.modified++;
+        logger.info("Modified load balancer {} {} -> {}", id, desired.key(), summary(desired.backends()));
+        checkAllResolved(desired, refs);
+        return null;
+    }
+
+    private void fallBackToReplace(String id, DesiredLoadBalancer desired) {
+        ex.modifyUntrusted();
+        String newId = reserveLoadBalancer(desired);
+        if (!flush()) {
+            ex.journal.forgetLoadBalancer(newId);
+            result.deferred.add("replace-load-balancer " + desired.key());
+            return;
+        }
+        deleteLoadBalancer(id);
+        createLoadBalancer(newId, desired);
+    }
+
+    @Override
+    public Void replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
+        if (step.unowned()) {
+            logger.info("Replacing unowned load balancer {} that collides with {} ({})", step.oldId(),
+                    step.loadBalancer().key(), step.loadBalancer().service());
+        }
+        deleteLoadBalancer(step.oldId());
+        createLoadBalancer(reserved.get(step), step.loadBalancer());
+        reserved.remove(step);
+        return null;
+    }
+
+    @Override
+    public Void deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
+        if (!stillOurs(step.id())) {
+            return null;
+        }
+        logger.info("Deleting load balancer {} ({})", step.id(), step.reason());
+        deleteLoadBalancer(step.id());
+        return null;
+    }
+
+    @Override
+    public Void deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
+        String key = HnsIds.normalize(step.id());
+        if (ex.cache.isLocalEndpoint(key)) {
+            // The CNI owns local endpoints; a plan must never delete one.
+            logger.error("Refusing to delete local endpoint {} ({})", step.id(), step.ip());
+            return null;
+        }
+        if (!stillOurEndpoint(key, step.ip())) {
+            return null;
+        }
+        try {
+            result.writes++;
+            ex.hns.deleteEndpoint(step.id());
+            result.deleted++;
+            logger.debug("Deleted remote endpoint {} ({})", step.id(), step.ip());
+        } catch (HnsException e) {
+            if (!e.isNotFound()) {
+                throw e;
+            }
+        }
+        ex.journal.forgetRemoteEndpoint(key);
+        if (resolver != null) {
+            resolver.remove(key, List.of(step.ip()));
+        }
+        deletedEndpoints.add(key);
+        ex.cache.deletedEndpoint(key);
+        return null;
+    }
+
+    // ---- the journal's word is checked before deleting what has no mark ------------------------------------------
+
+    /**
+     * Whether an owned load balancer without winproxy's mark (adopted, or named by a journal anyone may have edited)
+     * may be deleted on the journal's word: its document must still show the journaled key. Otherwise the entry is
+     * forgotten with a warning and the object left alone. Marked IDs need no read.
+     */
+    private boolean stillOurs(String id) {
+        if (HnsIds.isWinproxys(id)) {
+            return true;
+        }
+        Optional<OwnershipJournal.LoadBalancerEntry> entry = ex.journal.loadBalancer(id);
+        if (entry.isEmpty()) {
+            return true; // not on the journal's word: the plan decided from what it read (a collision)
+        }
+        Optional<HostComputeLoadBalancer> doc = ex.hns.getLoadBalancer(id);
+        if (doc.isEmpty()) {
+            return true; // gone already: the delete finds nothing and the entry is forgotten
+        }
+        var read = HcnTranslator.toObserved(doc.get(), Map.of()).key();
+        var journaled = HcnTranslator.parseKey(entry.get().key(), entry.get().ipv6());
+        if (read != null && read.equals(journaled)) {
+            return true;
+        }
+        logger.warn("Not deleting load balancer {}: the journal says it serves {} ({}) but HNS shows {}; forgetting "
+                + "the journal entry", id, entry.get().key(), entry.get().service(), read);
+        ex.journal.forgetLoadBalancer(id);
+        ex.cache.deletedLoadBalancer(HnsIds.normalize(id));
+        return false;
+    }
+
+    /** As {@link #stillOurs}, for a remote endpoint: it must still be remote and hold the journaled IP. */
+    private boolean stillOurEndpoint(String id, String ip) {
+        if (HnsIds.isWinproxys(id) || !ex.journal.ownsRemoteEndpoint(id)) {
+            return true;
+        }
+        Optional<HostComputeEndpoint> doc = ex.hns.getEndpoint(id);
+        if (doc.isEmpty() || (doc.get().isRemote() && doc.get().ipAddresses().contains(ip))) {
+            return true;
+        }
+        logger.warn("Not deleting endpoint {}: the journal says it is a remote endpoint for {} but HNS shows {}; "
+                + "forgetting the journal entry", id, ip, doc.get().isRemote() ? doc.get().ipAddresses() : "local");
+        ex.journal.forgetRemoteEndpoint(id);
+        return false;
+    }
+
+    // ---- load balancers ---------------------------------------------------------------------------------------
+
+    private void createLoadBalancer(String id, DesiredLoadBalancer desired) {
+        List<String> refs = refs(desired);
+        List<String> endpointIds = resolved(desired, refs);
+        HostComputeLoadBalancer doc = HcnTranslator.toHcn(desired, endpointIds);
+        String actual = create(IdChoice.Kind.LOAD_BALANCER, id,
+                sent -> ex.hns.createLoadBalancer(sent == null ? doc : doc.withId(sent)).id(),
+                got -> ex.hns.getLoadBalancer(got).isPresent());
+        if (!actual.equals(id)) {
+            ex.journal.forgetLoadBalancer(id);
+        }
+        recordWritten(actual, desired, refs);
+        result.created++;
+        logger.info("Created load balancer {} {} -> {} for {}", actual, desired.key(), summary(desired.backends()),
+                desired.service());
+        checkAllResolved(desired, refs);
+    }
+
+    private void recordWritten(String id, DesiredLoadBalancer desired, List<String> refs) {
+        OwnershipJournal.LoadBalancerEntry entry = PlanExecutor.entry(desired,
+                Fingerprints.loadBalancer(desired, refs));
+        ex.journal.recordLoadBalancer(id, entry);
+        ex.cache.wroteLoadBalancer(id, HostObserver.journaled(id, entry));
+    }
+
+    /**
+     * Creates an object, sending the reserved ID when winproxy chooses IDs, and checks what HNS did with it: the
+     * first create of each kind is read back under the ID HNS answered with; an answer with another ID, or
+     * {@code E_INVALIDARG} for the ID sent (then retried without one), switches chosen IDs off ({@link IdChoice}).
+     *
+     * @param call creates the object with the given ID (null: none, HNS chooses) and returns the ID HNS answered
+     * @return the ID of the created object (lower-case)
+     */
+    private String create(IdChoice.Kind kind, String id, Function<String, String> call, Predicate<String> readBack) {
+        String answered;
+        result.writes++;
+        if (ex.ids.chosen()) {
+            try {
+                answered = call.apply(id);
+            } catch (HnsException e) {
+                if (e.hresult() != HResults.E_INVALIDARG) {
+                    throw e;
+                }
+                ex.ids.rejected(kind, id);
+                result.writes++;
+                answered = call.apply(null);
+            }
+        } else {
+            answered = call.apply(null);
+        }
+        String got = answered == null || answered.isEmpty() ? "" : HnsIds.normalize(answered);
+        if (got.isEmpty()) {
+            if (!ex.ids.chosen()) {
+                throw new IllegalStateException("HNS created a " + kind.text + " without answering its ID");
+            }
+            return id;
+        }
+        if (ex.ids.chosen() && !got.equals(id)) {
+            ex.ids.ignored(kind, id, got);
+        } else if (ex.ids.mustVerify(kind)) {
+            if (readBack.test(got)) {
+                ex.ids.verified(kind);
+            } else {
+                logger.warn("The {} HNS created as {} cannot be read back under that ID", kind.text, got);
+            }
+        }
+        return got;
+    }
+
+    private void deleteLoadBalancer(String id) {
+        try {
+            result.writes++;
+            ex.hns.deleteLoadBalancer(id);
+            result.deleted++;
+        } catch (HnsException e) {
+            if (!e.isNotFound()) {
+                throw e;
+            }
+            logger.debug("Load balancer {} was already gone", id);
+        }
+        ex.journal.forgetLoadBalancer(id);
+        ex.cache.deletedLoadBalancer(HnsIds.normalize(id));
+    }
+
+    /** The resolver over the observed endpoints and those created since, built on first use. */
+    private EndpointResolver resolver() {
+        if (resolver == null) {
+            resolver = new EndpointResolver(plan.providerAddresses());
+            for (ObservedEndpoint ep : observedEndpoints) {
+                if (!deletedEndpoints.contains(ep.id())) {
+                    resolver.add(ep, ex.journal.ownsRemoteEndpoint(ep.id()));
+                }
+            }
+            for (PlanStep step : plan.steps()) {
+                if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+                    resolver.retire(s.id());
+                }
+            }
+        }
+        return resolver;
+    }
+
+    /** Per backend: the endpoint it resolves to now, or "". */
+    private List<String> refs(DesiredLoadBalancer desired) {
+        List<String> refs = new ArrayList<>(desired.backends().size());
+        for (String ip : desired.backends()) {
+            String id = resolver().resolve(ip);
+            refs.add(id == null ? "" : id);
+        }
+        return refs;
+    }
+
+    /** The endpoint IDs of the backends that have one, in backend order. */
+    private static List<String> resolved(DesiredLoadBalancer desired, List<String> refs) {
+        List<String> ids = new ArrayList<>(refs.size());
+        for (String ref : refs) {
+            if (!ref.isEmpty()) {
+                ids.add(ref);
+            }
+        }
+        if (ids.isEmpty() && !desired.backends().isEmpty()) {
+            throw new UnresolvedBackendsException("no HNS endpoint for any backend " + summary(desired.backends()));
+        }
+        return ids;
+    }
+
+    private static void checkAllResolved(DesiredLoadBalancer desired, List<String> refs) {
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < refs.size(); i++) {
+            if (refs.get(i).isEmpty()) {
+                missing.add(desired.backends().get(i));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new UnresolvedBackendsException("programmed without backends that have no HNS endpoint yet "
+                    + summary(missing));
+        }
+    }
+
+    /** A backend list for a log line: up to 8 IPs listed, a longer list summarised as its size ("1000 backends"). */
+    static String summary(List<String> ips) {
+        if (ips.size() <= 8) {
+            return ips.toString();
+        }
+        return ips.size() + " backends";
+    }
+}

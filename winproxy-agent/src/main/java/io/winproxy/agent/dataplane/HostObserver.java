@@ -1,0 +1,365 @@
+package io.winproxy.agent.dataplane;
+
+import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.model.HostComputeEndpoint;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.plan.IncrementalPlanner;
+import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.ObservedLoadBalancer;
+import io.winproxy.policy.plan.ObservedState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the host cheaply (see {@link HnsDataplane} for the cost model): the network by name, the IDs of its endpoints
+ * and of every load balancer, compared with the previous enumerate ({@link EnumeratedIds}) so that only IDs that
+ * appeared or vanished cost work; documents only for IDs not seen before, for objects the executor left to verify, and
+ * on the drift budget. Owned objects are described by the journal. Reads only: it never writes to HNS.
+ *
+ * <p>Not thread-safe: the sync thread only.
+ */
+final class HostObserver {
+    private static final Logger logger = LoggerFactory.getLogger(HostObserver.class);
+
+    private final HnsClient hns;
+    private final String networkName;
+    private final OwnershipJournal journal;
+    private final HostCache cache;
+
+    private HostComputeNetwork network;
+    private final EnumeratedIds endpointIds = new EnumeratedIds();
+    private final EnumeratedIds lbIds = new EnumeratedIds();
+    /** IDs listed whose document could not be read yet (a create racing the read): read again next time. */
+    private final Set<String> unreadEndpoints = new HashSet<>();
+    private final Set<String> unreadLoadBalancers = new HashSet<>();
+    private Set<LoadBalancerKey> changedKeys = new HashSet<>();
+    private Set<String> changedIps = new HashSet<>();
+    private boolean changedEverything = true;
+    /** Every endpoint as the last observe saw it, until the executor takes it. */
+    private List<ObservedEndpoint> lastObserved = List.of();
+
+    HostObserver(HnsClient hns, String networkName, OwnershipJournal journal, HostCache cache) {
+        this.hns = hns;
+        this.networkName = networkName;
+        this.journal = journal;
+        this.cache = cache;
+    }
+
+    Optional<HostComputeNetwork> network() {
+        return Optional.ofNullable(network);
+    }
+
+    /** The endpoints of the last observe (for the executor's resolver); empty once taken. */
+    List<ObservedEndpoint> takeObservedEndpoints() {
+        List<ObservedEndpoint> out = lastObserved;
+        lastObserved = List.of();
+        return out;
+    }
+
+    ObservedState observe(boolean driftCheck) {
+        HostComputeNetwork current = hns.getNetworkByName(networkName)
+                .orElseThrow(() -> new HnsNetworkNotFoundException(networkName));
+        changedKeys = new HashSet<>();
+        changedIps = new HashSet<>();
+        changedEverything = network == null;
+        boolean fresh = network == null;
+        if (network != null && !network.id().equalsIgnoreCase(current.id())) {
+            logger.warn("HNS network {} was recreated (ID {} -> {}); re-reading and re-programming everything",
+                    networkName, network.id(), current.id());
+            cache.clear();
+            endpointIds.clear();
+            lbIds.clear();
+            unreadEndpoints.clear();
+            unreadLoadBalancers.clear();
+            changedEverything = true;
+            fresh = true;
+        }
+        if (network == null || !sameRouting(network, current)) {
+            // New remote-subnet routes or a new provider address change the desired state as a whole.
+            changedEverything = true;
+        }
+        network = current;
+        journal.expireVanished();
+        observeEndpoints(current, fresh);
+        observeLoadBalancers(fresh);
+
+        Map<String, ObservedLoadBalancer> drifted = new HashMap<>();
+        Map<String, ObservedEndpoint> driftedEndpoints = new HashMap<>();
+        for (String id : cache.drift.next(driftCheck, id -> journal.ownsLoadBalancer(id)
+                || journal.ownsRemoteEndpoint(id))) {
+            readForDrift(id, drifted, driftedEndpoints);
+        }
+
+        List<ObservedEndpoint> observedEndpoints = new ArrayList<>(cache.endpoints.size()
+                + journal.remoteEndpointCount());
+        observedEndpoints.addAll(cache.endpoints.values());
+        journal.forEachRemoteEndpoint((id, entry) -> {
+            ObservedEndpoint read = driftedEndpoints.get(id);
+            observedEndpoints.add(read != null ? read : HcnTranslator.toObserved(id, entry));
+        });
+        lastObserved = observedEndpoints;
+        List<ObservedLoadBalancer> observedLbs = new ArrayList<>(lbIds.ids().size());
+        for (String id : lbIds.ids()) {
+            ObservedLoadBalancer known = drifted.get(id);
+            if (known == null) {
+                known = cache.journaled.get(id);
+            }
+            if (known == null) {
+                HostComputeLoadBalancer doc = cache.lbDocs.get(id);
+                if (doc == null) {
+                    continue;
+                }
+                known = HcnTranslator.toObserved(doc, this::ipsOf);
+            }
+            observedLbs.add(known);
+        }
+        return new ObservedState(observedEndpoints, observedLbs);
+    }
+
+    private void observeEndpoints(HostComputeNetwork current, boolean fresh) {
+        EnumeratedIds.Diff diff = endpointIds.update(hns.listEndpointIds(current.id()));
+        for (String id : diff.vanished()) {
+            ObservedEndpoint known = cache.endpoints.get(id);
+            if (known != null) {
+                changedIps.addAll(known.ips());
+                cache.deletedEndpoint(id);
+            }
+            unreadEndpoints.remove(id);
+        }
+        // Owned endpoints not listed: those that vanished since the last enumerate, and, on a fresh start or for what
+        // the journal recorded since (creates whose outcome was not known), every recorded one that is absent.
+        List<String> gone = new ArrayList<>();
+        Iterable<String> candidates = fresh ? List.copyOf(journal.ownership().remoteEndpointIds())
+                : concat(diff.vanished(), journal.drainRecordedRemoteEndpoints());
+        for (String id : candidates) {
+            if (journal.ownsRemoteEndpoint(id) && !endpointIds.contains(id)) {
+                gone.add(id);
+            }
+        }
+        if (fresh) {
+            journal.drainRecordedRemoteEndpoints();
+        }
+        for (String owned : gone) {
+            logger.debug("Owned remote endpoint {} is gone from HNS", owned);
+            journal.remoteEndpoint(owned).ifPresent(e -> changedIps.add(e.ip()));
+            journal.vanishedRemoteEndpoint(owned);
+        }
+        if (!gone.isEmpty()) {
+            logger.info("{} owned remote endpoint(s) are gone from HNS; remembered for {}m in case HNS restores them, "
+                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
+        }
+        int readopted = 0;
+        for (String id : concat(diff.appeared(), List.copyOf(unreadEndpoints))) {
+            unreadEndpoints.remove(id);
+            if (!endpointIds.contains(id)) {
+                continue;
+            }
+            if (!journal.ownsRemoteEndpoint(id) && journal.readoptRemoteEndpoint(id)) {
+                // HNS restored an owned endpoint that had vanished (rehydration after its restart).
+                journal.remoteEndpoint(id).ifPresent(e -> changedIps.add(e.ip()));
+                cache.drift.track(id);
+                readopted++;
+            } else if (journal.ownsRemoteEndpoint(id)) {
+                cache.drift.track(id);
+            } else {
+                Optional<HostComputeEndpoint> doc = hns.getEndpoint(id);
+                if (doc.isPresent()) {
+                    changedIps.addAll(cache.remember(doc.get()).ips());
+                } else {
+                    unreadEndpoints.add(id);
+                }
+            }
+        }
+        cache.retainLocalEndpoints(endpointIdsView());
+        if (readopted > 0) {
+            logger.info("Re-adopted {} remote endpoint(s) that HNS restored with the IDs winproxy gave them", readopted);
+        }
+    }
+
+    private Set<String> endpointIdsView() {
+        return new java.util.AbstractSet<>() {
+            @Override
+            public boolean contains(Object o) {
+                return o instanceof String s && endpointIds.contains(s);
+            }
+
+            @Override
+            public java.util.Iterator<String> iterator() {
+                return endpointIds.ids().iterator();
+            }
+
+            @Override
+            public int size() {
+                return endpointIds.ids().size();
+            }
+        };
+    }
+
+    private void observeLoadBalancers(boolean fresh) {
+        EnumeratedIds.Diff diff = lbIds.update(hns.listLoadBalancerIds());
+        for (String id : diff.vanished()) {
+            HostComputeLoadBalancer doc = cache.lbDocs.remove(id);
+            if (doc != null) {
+                addKey(HcnTranslator.toObserved(doc, Map.of()).key());
+            }
+            cache.journaled.remove(id);
+            unreadLoadBalancers.remove(id);
+        }
+        List<String> gone = new ArrayList<>();
+        Iterable<String> candidates = fresh ? List.copyOf(journal.ownership().loadBalancerIds())
+                : concat(diff.vanished(), journal.drainRecordedLoadBalancers());
+        for (String id : candidates) {
+            if (journal.ownsLoadBalancer(id) && !lbIds.contains(id)) {
+                gone.add(id);
+            }
+        }
+        if (fresh) {
+            journal.drainRecordedLoadBalancers();
+        }
+        for (String owned : gone) {
+            logger.debug("Owned load balancer {} ({}) is gone from HNS", owned,
+                    journal.loadBalancer(owned).map(OwnershipJournal.LoadBalancerEntry::service).orElse(""));
+            journal.loadBalancer(owned).ifPresent(e -> addKey(HcnTranslator.parseKey(e.key(), e.ipv6())));
+            journal.vanishedLoadBalancer(owned);
+            cache.journaled.remove(owned);
+        }
+        if (!gone.isEmpty()) {
+            logger.info("{} owned load balancer(s) are gone from HNS; remembered for {}m in case HNS restores them, "
+                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
+        }
+        int readopted = 0;
+        for (String id : concat(concat(diff.appeared(), cache.drainToVerify()), List.copyOf(unreadLoadBalancers))) {
+            unreadLoadBalancers.remove(id);
+            if (!lbIds.contains(id)) {
+                continue;
+            }
+            if (!journal.ownsLoadBalancer(id) && !cache.lbDocs.containsKey(id) && journal.readoptLoadBalancer(id)) {
+                // HNS restored an owned load balancer that had vanished; its fingerprint judges it from now on.
+                journal.loadBalancer(id).ifPresent(e -> addKey(HcnTranslator.parseKey(e.key(), e.ipv6())));
+                readopted++;
+            }
+            ObservedLoadBalancer fromJournal = journal.loadBalancer(id).map(e -> journaled(id, e)).orElse(null);
+            if (fromJournal != null) {
+                if (cache.journaled.put(id, fromJournal) == null) {
+                    cache.drift.track(id);
+                }
+                cache.lbDocs.remove(id);
+                continue;
+            }
+            cache.journaled.remove(id);
+            if (!cache.lbDocs.containsKey(id)) {
+                Optional<HostComputeLoadBalancer> doc = hns.getLoadBalancer(id);
+                if (doc.isPresent()) {
+                    cache.lbDocs.put(id, doc.get());
+                    addKey(HcnTranslator.toObserved(doc.get(), Map.of()).key());
+                } else {
+                    unreadLoadBalancers.add(id);
+                }
+            }
+        }
+        if (readopted > 0) {
+            logger.info("Re-adopted {} load balancer(s) that HNS restored with the IDs winproxy gave them", readopted);
+        }
+    }
+
+    /** An owned load balancer known from its journal entry, or null when the entry has no fingerprint or key. */
+    static ObservedLoadBalancer journaled(String id, OwnershipJournal.LoadBalancerEntry entry) {
+        if (entry.fingerprint() == null) {
+            return null;
+        }
+        LoadBalancerKey key = HcnTranslator.parseKey(entry.key(), entry.ipv6());
+        return key == null ? null : ObservedLoadBalancer.journaled(id, key, entry.fingerprint());
+    }
+
+    private void readForDrift(String id, Map<String, ObservedLoadBalancer> lbs, Map<String, ObservedEndpoint> eps) {
+        Optional<OwnershipJournal.LoadBalancerEntry> lb = journal.loadBalancer(id);
+        if (lb.isPresent()) {
+            hns.getLoadBalancer(id).ifPresent(doc -> {
+                ObservedLoadBalancer read = HcnTranslator.toObserved(doc, this::ipsOf)
+                        .withFingerprint(lb.get().fingerprint());
+                lbs.put(id, read);
+                addKey(read.key());
+                addKey(HcnTranslator.parseKey(lb.get().key(), lb.get().ipv6()));
+            });
+            return;
+        }
+        Optional<OwnershipJournal.RemoteEndpointEntry> ep = journal.remoteEndpoint(id);
+        if (ep.isPresent()) {
+            hns.getEndpoint(id).ifPresent(doc -> {
+                ObservedEndpoint read = HcnTranslator.toObserved(doc);
+                // What HNS omits is not drift: an absent provider address is taken from the journal.
+                String pa = read.providerAddress().isEmpty() ? ep.get().providerAddress() : read.providerAddress();
+                ObservedEndpoint seen = new ObservedEndpoint(id, read.ips(), read.remote(), pa,
+                        ep.get().storedMac());
+                ObservedEndpoint written = HcnTranslator.toObserved(id, ep.get());
+                if (!seen.equals(written)) {
+                    logger.warn("Owned remote endpoint {} changed behind winproxy's back ({} -> {}); repairing",
+                            id, written, seen);
+                }
+                eps.put(id, seen);
+                changedIps.add(ep.get().ip());
+                changedIps.addAll(seen.ips());
+            });
+        }
+    }
+
+    /** The IPs of an endpoint (lower-case ID): read, or owned and described by the journal; null when unknown. */
+    private List<String> ipsOf(String id) {
+        ObservedEndpoint read = cache.endpoints.get(id);
+        if (read != null) {
+            return read.ips();
+        }
+        return journal.remoteEndpoint(id).map(e -> List.of(e.ip())).orElse(null);
+    }
+
+    /** A local endpoint the sync created (the source VIP's): kept as read. */
+    void rememberCreated(HostComputeEndpoint doc) {
+        changedIps.addAll(cache.remember(doc).ips());
+    }
+
+    /**
+     * What the last {@link #observe} saw change on the host: the keys of load balancers and the IPs of endpoints that
+     * vanished, appeared (read for the first time) or were re-read for drift; everything when the network is new,
+     * was recreated or changed (its routes decide provider addresses).
+     */
+    IncrementalPlanner.HostChanges hostChanges() {
+        return changedEverything ? IncrementalPlanner.HostChanges.EVERYTHING
+                : new IncrementalPlanner.HostChanges(false, Set.copyOf(changedKeys), Set.copyOf(changedIps));
+    }
+
+    /** Whether two reads of the network agree on what the policy takes from it (type, addresses, routes). */
+    private static boolean sameRouting(HostComputeNetwork a, HostComputeNetwork b) {
+        return a.id().equalsIgnoreCase(b.id()) && Objects.equals(a.type(), b.type())
+                && a.providerAddress().equals(b.providerAddress()) && a.subnetPrefixes().equals(b.subnetPrefixes())
+                && a.remoteSubnetRoutes().equals(b.remoteSubnetRoutes());
+    }
+
+    private void addKey(LoadBalancerKey key) {
+        if (key != null) {
+            changedKeys.add(key);
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        if (a.isEmpty()) {
+            return b;
+        }
+        List<String> out = new ArrayList<>(a.size() + b.size());
+        out.addAll(a);
+        out.addAll(b);
+        return out;
+    }
+}

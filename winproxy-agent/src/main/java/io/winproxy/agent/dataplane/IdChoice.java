@@ -1,0 +1,90 @@
+package io.winproxy.agent.dataplane;
+
+import io.winproxy.policy.plan.HnsIds;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who chooses the IDs of the objects winproxy creates, as learnt on this host. winproxy sends a GUID of its own
+ * (carrying its mark, journaled before the create), which HNS is documented to honour for endpoints and networks
+ * but not for load balancers. The assumption is checked where it is cheap: the first create of each kind is read back
+ * by the ID HNS answered with, and every create's answer is compared with the request. When HNS gave another ID
+ * ({@code ids-ignored}) or refused a caller GUID with {@code E_INVALIDARG} ({@code ids-rejected}), chosen IDs are
+ * switched off for the process: creates then send no ID, and the GUID winproxy reserves serves only as the journal's
+ * write-ahead record of the create until HNS's ID replaces it.
+ *
+ * <p>Not thread-safe: the sync thread writes; {@link #describe()} may be read from others (volatile state).
+ */
+public final class IdChoice {
+    private static final Logger logger = LoggerFactory.getLogger(IdChoice.class);
+
+    /** The kinds of object whose first create is read back. */
+    enum Kind {
+        LOAD_BALANCER("load balancer"), ENDPOINT("endpoint");
+
+        final String text;
+
+        Kind(String text) {
+            this.text = text;
+        }
+    }
+
+    private final Supplier<String> newId;
+    private volatile boolean chosen = true;
+    private volatile String learnt = "";
+    private final boolean[] verified = new boolean[Kind.values().length];
+
+    IdChoice(Supplier<String> newId) {
+        this.newId = newId;
+    }
+
+    /** A new ID for the write-ahead record of a create (lower-case). */
+    String reserve() {
+        return HnsIds.normalize(newId.get());
+    }
+
+    /** Whether creates send the reserved ID to HNS. */
+    boolean chosen() {
+        return chosen;
+    }
+
+    /** Whether the create of this kind that just succeeded must be read back (the first one). */
+    boolean mustVerify(Kind kind) {
+        return chosen && !verified[kind.ordinal()];
+    }
+
+    /** The first create of this kind was read back under the ID winproxy chose. */
+    void verified(Kind kind) {
+        verified[kind.ordinal()] = true;
+    }
+
+    /** HNS created an object under another ID than the one sent. */
+    void ignored(Kind kind, String sent, String got) {
+        if (chosen) {
+            chosen = false;
+            learnt = "HNS assigns its own IDs (a " + kind.text + " created as " + sent + " got " + got + ")";
+            logger.warn("HNS gave the {} created with ID {} the ID {}; winproxy lets HNS choose IDs from now on and "
+                    + "journals the IDs HNS returns", kind.text, sent, got);
+        }
+    }
+
+    /** HNS refused a caller-chosen ID with E_INVALIDARG. */
+    void rejected(Kind kind, String sent) {
+        if (chosen) {
+            chosen = false;
+            learnt = "HNS refuses caller-chosen IDs (E_INVALIDARG for a " + kind.text + " created as " + sent + ")";
+            logger.warn("HNS refused the {} ID {} (E_INVALIDARG); winproxy lets HNS choose IDs from now on", kind.text,
+                    sent);
+        }
+    }
+
+    /** One line for the start-up log, {@code /configz} and {@code hns} output. */
+    public String describe() {
+        if (chosen) {
+            return "winproxy chooses HNS IDs (marked " + HnsIds.MARK + "...)"
+                    + (verified[0] || verified[1] ? "; HNS honours them" : "; not verified yet");
+        }
+        return learnt;
+    }
+}
