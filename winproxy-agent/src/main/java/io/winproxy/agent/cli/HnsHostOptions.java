@@ -51,7 +51,8 @@ public final class HnsHostOptions {
     String driftCheckPeriod;
 
     @Option(names = "--hns-drift-check-reads", paramLabel = "N",
-            description = "At most N documents are re-read for drift in one periodic resync (default 100; 0 turns "
+            description = "At most N documents are re-read for drift in one periodic resync (default 10000, enough "
+                    + "for the period to hold up to 200,000 owned objects at the default periods; 0 turns "
                     + "content-drift checks off; deletions are always seen).")
     Integer driftCheckReads;
 

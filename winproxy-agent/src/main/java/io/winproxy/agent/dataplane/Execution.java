@@ -8,8 +8,6 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
-import io.winproxy.policy.model.IpFamily;
-import io.winproxy.policy.plan.EndpointResolver;
 import io.winproxy.policy.plan.Fingerprints;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
@@ -19,14 +17,10 @@ import io.winproxy.policy.plan.PlanStep;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * is flushed (write-ahead). A load-balancer step waits (deferred) while a remote endpoint its backends need is still to
  * be created by this plan and has not been. Each step is dispatched by {@link PlanStep.Visitor}.
  *
+ * <p>Longer than most classes here (about 450 lines) by choice: it is the one place that says what each of the eight
+ * kinds of step does to HNS, the journal and the cache; the write-ahead records ({@link Reservations}), backend
+ * resolution ({@link BackendRefs}), the ID checks ({@link IdChoice}) and the deletion check ({@link DeletionGuard}) are
+ * apart.
+ *
  * <p>Used once, by the sync thread.
  */
 final class Execution implements PlanStep.Visitor<Void> {
@@ -45,15 +44,12 @@ final class Execution implements PlanStep.Visitor<Void> {
     private final PlanExecutor ex;
     private final Plan plan;
     private final String networkId;
-    private final List<ObservedEndpoint> observedEndpoints;
     private final ApplyResult.Builder result = new ApplyResult.Builder();
     /** IDs reserved (journaled) for the create steps of the current chunk. */
-    private final Map<PlanStep, String> reserved = new IdentityHashMap<>();
+    private final Reservations reserved;
     /** Remote-endpoint IPs this plan creates that are not created yet: load balancers needing them wait. */
     private final Set<String> endpointsToCreate = new HashSet<>();
-    private final Set<String> deletedEndpoints = new HashSet<>();
-    /** Built on first use (plans that only adopt or delete need none): 100,000 endpoints are not free. */
-    private EndpointResolver resolver;
+    private final BackendRefs backends;
     private NetworkSession session;
     private int unavailableInARow;
 
@@ -61,7 +57,8 @@ final class Execution implements PlanStep.Visitor<Void> {
         this.ex = ex;
         this.plan = plan;
         this.networkId = networkId;
-        this.observedEndpoints = observedEndpoints;
+        this.backends = new BackendRefs(plan, observedEndpoints, ex.journal);
+        this.reserved = new Reservations(ex.journal, ex.ids, ex.hns);
     }
 
     ApplyResult run(long deadlineNanos, LongSupplier nanoTime) {
@@ -92,7 +89,7 @@ final class Execution implements PlanStep.Visitor<Void> {
                     } else if (ex.stopping() || (result.ran > 0 && nanoTime.getAsLong() - deadlineNanos > 0)) {
                         // The bound is reached (or the agent stops): what has not started waits for the next apply.
                         for (PlanStep left : runnable.subList(i, runnable.size())) {
-                            unreserve(left);
+                            reserved.unused(left);
                         }
                         remaining = steps.size() - from - chunk.size() + runnable.size() - i;
                         break;
@@ -128,42 +125,19 @@ final class Execution implements PlanStep.Visitor<Void> {
                 continue;
             }
             runnable.add(step);
-            if (step instanceof PlanStep.CreateRemoteEndpoint s) {
-                // The ID of an owned endpoint with this IP that vanished (an HNS restart), so that HNS restoring it
-                // cannot duplicate it; else a new one.
-                String id = ex.journal.reuseVanishedRemoteEndpointId(s.endpoint().ip()).orElseGet(ex.ids::reserve);
-                reserved.put(step, id);
-                ex.journal.recordRemoteEndpoint(id, PlanExecutor.entry(s.endpoint()));
-            } else if (step instanceof PlanStep.CreateLoadBalancer || step instanceof PlanStep.ReplaceLoadBalancer
-                    || (step instanceof PlanStep.ModifyLoadBalancer && !ex.modifySupported())) {
-                reserved.put(step, reserveLoadBalancer(((PlanStep.LoadBalancerStep) step).loadBalancer()));
-            }
+            reserved.reserve(step, !ex.modifySupported());
         }
         return runnable;
-    }
-
-    /**
-     * The ID for a load balancer about to be created, recorded in the journal (flushed before the create): the ID of
-     * an owned load balancer with the same key that vanished (an HNS restart; HNS may restore it with that ID, and
-     * then refuses a duplicate), else a new one.
-     */
-    private String reserveLoadBalancer(DesiredLoadBalancer lb) {
-        String id = ex.journal.reuseVanishedLoadBalancerId(lb.key().toString(), lb.key().family() == IpFamily.IPV6)
-                .orElseGet(ex.ids::reserve);
-        ex.journal.recordLoadBalancer(id, PlanExecutor.entry(lb, null));
-        return id;
     }
 
     /** The journal could not be written: the chunk's creates are dropped from it and deferred; the rest runs. */
     private List<PlanStep> withoutCreates(List<PlanStep> runnable) {
         List<PlanStep> out = new ArrayList<>(runnable.size());
         for (PlanStep step : runnable) {
-            String id = reserved.remove(step);
-            if (id == null) {
+            if (!reserved.drop(step)) {
                 out.add(step);
                 continue;
             }
-            forget(step, id);
             result.deferred.add(step.op() + " " + step.object());
             if (step instanceof PlanStep.CreateRemoteEndpoint s) {
                 endpointsToCreate.remove(s.endpoint().ip());
@@ -192,30 +166,7 @@ final class Execution implements PlanStep.Visitor<Void> {
     /** A step not run now: deferred; an ID reserved for it goes back to the vanished ones. */
     private void postpone(PlanStep step) {
         result.deferred.add(step.op() + " " + step.object());
-        unreserve(step);
-    }
-
-    private void unreserve(PlanStep step) {
-        String id = reserved.remove(step);
-        if (id != null) {
-            vanished(step, id);
-        }
-    }
-
-    private void vanished(PlanStep step, String id) {
-        if (step instanceof PlanStep.CreateRemoteEndpoint) {
-            ex.journal.vanishedRemoteEndpoint(id);
-        } else {
-            ex.journal.vanishedLoadBalancer(id);
-        }
-    }
-
-    private void forget(PlanStep step, String id) {
-        if (step instanceof PlanStep.CreateRemoteEndpoint) {
-            ex.journal.forgetRemoteEndpoint(id);
-        } else {
-            ex.journal.forgetLoadBalancer(id);
-        }
+        reserved.unused(step);
     }
 
     /** Whether a load-balancer step needs a remote endpoint this plan has yet to create. */
@@ -247,13 +198,13 @@ final class Execution implements PlanStep.Visitor<Void> {
             }
             unavailableInARow = e.isServiceUnavailable() ? unavailableInARow + 1 : 0;
             ex.backoff.failed(object);
-            release(step, e);
+            reserved.failed(step, e);
             logger.warn("{} {} failed: {} (attempt {}, will retry)", step.op(), object, e.getMessage(),
                     ex.backoff.failures(object));
             result.failures.add(new ApplyResult.StepFailure(step.op(), object, step.service(), e.hresultName(),
                     e.getMessage()));
         } catch (UnresolvedBackendsException e) {
-            release(step, null);
+            reserved.failed(step, null);
             logger.warn("{} {}: {}", step.op(), object, e.getMessage());
             result.failures.add(new ApplyResult.StepFailure(step.op(), object, step.service(), "", e.getMessage()));
         } finally {
@@ -275,7 +226,7 @@ final class Execution implements PlanStep.Visitor<Void> {
      * then dropped.
      */
     private boolean adoptExisting(PlanStep step) {
-        String id = reserved.get(step);
+        String id = reserved.of(step);
         if (id == null) {
             return false;
         }
@@ -288,12 +239,11 @@ final class Execution implements PlanStep.Visitor<Void> {
             adopted = false;
         }
         if (adopted) {
-            reserved.remove(step);
+            reserved.used(step);
         } else {
             // The GUID is not the object meant (an endpoint of another network), or HNS refused a duplicate
             // frontend: the reservation is dropped, so that a retry uses a fresh ID.
-            reserved.remove(step);
-            forget(step, id);
+            reserved.drop(step);
             if (!(step instanceof PlanStep.CreateRemoteEndpoint)) {
                 logger.info("HNS refused load balancer {} for {}: a load balancer with the same frontend exists "
                         + "(ERROR_ALREADY_EXISTS, kubernetes#139519); the next sync reads it and replaces it",
@@ -331,40 +281,11 @@ final class Execution implements PlanStep.Visitor<Void> {
         return true;
     }
 
-    /**
-     * A create that failed: the ID reserved for it goes back to the vanished ones (so that a later create of the same
-     * object reuses it). When HNS is unavailable or the call may have been carried out, the reservation is kept
-     * instead: the next observe finds the object (owned) or remembers the ID as vanished. Otherwise an object that
-     * exists after all (a lost reply) stays owned.
-     */
-    private void release(PlanStep step, HnsException e) {
-        String id = reserved.remove(step);
-        if (id == null) {
-            return;
-        }
-        if (e != null && (e.isServiceUnavailable() || HResults.mayHaveCompleted(e.hresult()))) {
-            return;
-        }
-        if (!exists(step, id)) {
-            vanished(step, id);
-        }
-    }
-
-    /** Whether an object exists (after an error a create may have succeeded); true when HNS cannot say. */
-    private boolean exists(PlanStep step, String id) {
-        try {
-            return step instanceof PlanStep.CreateRemoteEndpoint ? ex.hns.getEndpoint(id).isPresent()
-                    : ex.hns.getLoadBalancer(id).isPresent();
-        } catch (HnsException e) {
-            return true;
-        }
-    }
-
     // ---- the steps ----------------------------------------------------------------------------------------------
 
     @Override
     public Void createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
-        String id = reserved.get(step);
+        String id = reserved.of(step);
         DesiredRemoteEndpoint desired = step.endpoint();
         if (session == null) {
             session = ex.hns.openNetwork(networkId);
@@ -372,10 +293,10 @@ final class Execution implements PlanStep.Visitor<Void> {
         List<HcnPolicy> policies = ex.policiesByPa.computeIfAbsent(desired.providerAddress(),
                 HcnTranslator::providerAddressPolicies);
         HostComputeEndpoint doc = HcnTranslator.toHcn(desired, policies);
-        String actual = create(IdChoice.Kind.ENDPOINT, id,
+        String actual = ex.ids.create(IdChoice.Kind.ENDPOINT, id,
                 sent -> session.createEndpoint(sent == null ? doc : doc.withId(sent)).id(),
-                got -> ex.hns.getEndpoint(got).isPresent());
-        reserved.remove(step);
+                got -> ex.hns.getEndpoint(got).isPresent(), () -> result.writes++);
+        reserved.used(step);
         if (!actual.equals(id)) {
             ex.journal.forgetRemoteEndpoint(id);
             ex.journal.recordRemoteEndpoint(actual, PlanExecutor.entry(desired));
@@ -388,9 +309,8 @@ final class Execution implements PlanStep.Visitor<Void> {
     }
 
     private void createdEndpoint(String id, DesiredRemoteEndpoint desired) {
-        ObservedEndpoint created = new ObservedEndpoint(id, List.of(desired.ip()), true, desired.providerAddress(),
-                desired.macAddress());
-        resolver().add(created, true);
+        backends.owned(new ObservedEndpoint(id, List.of(desired.ip()), true, desired.providerAddress(),
+                desired.macAddress()), false);
         ex.cache.createdEndpoint(id);
     }
 
@@ -400,10 +320,7 @@ final class Execution implements PlanStep.Visitor<Void> {
         ObservedEndpoint adopted = new ObservedEndpoint(id, List.of(step.endpoint().ip()), true,
                 step.endpoint().providerAddress(), step.endpoint().macAddress());
         ex.journal.recordRemoteEndpoint(id, PlanExecutor.entry(step.endpoint()));
-        if (resolver != null) {
-            resolver.remove(id, adopted.ips());
-            resolver.add(adopted, true);
-        }
+        backends.owned(adopted, true);
         ex.cache.adoptedEndpoint(id);
         result.adopted++;
         return null;
@@ -422,8 +339,8 @@ final class Execution implements PlanStep.Visitor<Void> {
 
     @Override
     public Void createLoadBalancer(PlanStep.CreateLoadBalancer step) {
-        createLoadBalancer(reserved.get(step), step.loadBalancer());
-        reserved.remove(step);
+        createLoadBalancer(reserved.of(step), step.loadBalancer());
+        reserved.used(step);
         return null;
     }
 
@@ -431,14 +348,14 @@ final class Execution implements PlanStep.Visitor<Void> {
     public Void modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
         if (!ex.modifySupported()) {
             deleteLoadBalancer(step.id());
-            createLoadBalancer(reserved.get(step), step.loadBalancer());
-            reserved.remove(step);
+            createLoadBalancer(reserved.of(step), step.loadBalancer());
+            reserved.used(step);
             return null;
         }
         String id = step.id();
         DesiredLoadBalancer desired = step.loadBalancer();
-        List<String> refs = refs(desired);
-        List<String> endpointIds = resolved(desired, refs);
+        List<String> refs = backends.refs(desired);
+        List<String> endpointIds = BackendRefs.resolved(desired, refs);
         HostComputeLoadBalancer modified;
         try {
             result.writes++;
@@ -462,16 +379,16 @@ final class Execution implements PlanStep.Visitor<Void> {
         }
         recordWritten(HnsIds.normalize(id), desired, refs);
         result.modified++;
-        logger.info("Modified load balancer {} {} -> {}", id, desired.key(), summary(desired.backends()));
-        checkAllResolved(desired, refs);
+        logger.info("Modified load balancer {} {} -> {}", id, desired.key(), BackendRefs.summary(desired.backends()));
+        BackendRefs.checkAllResolved(desired, refs);
         return null;
     }
 
     private void fallBackToReplace(String id, DesiredLoadBalancer desired) {
         ex.modifyUntrusted();
-        String newId = reserveLoadBalancer(desired);
+        String newId = reserved.loadBalancer(desired);
         if (!flush()) {
-            ex.journal.forgetLoadBalancer(newId);
+            reserved.dropLoadBalancer(newId);
             result.deferred.add("replace-load-balancer " + desired.key());
             return;
         }
@@ -486,14 +403,14 @@ final class Execution implements PlanStep.Visitor<Void> {
                     step.loadBalancer().key(), step.loadBalancer().service());
         }
         deleteLoadBalancer(step.oldId());
-        createLoadBalancer(reserved.get(step), step.loadBalancer());
-        reserved.remove(step);
+        createLoadBalancer(reserved.of(step), step.loadBalancer());
+        reserved.used(step);
         return null;
     }
 
     @Override
     public Void deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
-        if (!stillOurs(step.id())) {
+        if (!ex.guard.mayDeleteLoadBalancer(step.id())) {
             return null;
         }
         logger.info("Deleting load balancer {} ({})", step.id(), step.reason());
@@ -509,7 +426,7 @@ final class Execution implements PlanStep.Visitor<Void> {
             logger.error("Refusing to delete local endpoint {} ({})", step.id(), step.ip());
             return null;
         }
-        if (!stillOurEndpoint(key, step.ip())) {
+        if (!ex.guard.mayDeleteEndpoint(key, step.ip())) {
             return null;
         }
         try {
@@ -523,77 +440,28 @@ final class Execution implements PlanStep.Visitor<Void> {
             }
         }
         ex.journal.forgetRemoteEndpoint(key);
-        if (resolver != null) {
-            resolver.remove(key, List.of(step.ip()));
-        }
-        deletedEndpoints.add(key);
+        backends.deleted(key, step.ip());
         ex.cache.deletedEndpoint(key);
         return null;
-    }
-
-    // ---- the journal's word is checked before deleting what has no mark ------------------------------------------
-
-    /**
-     * Whether an owned load balancer without winproxy's mark (adopted, or named by a journal anyone may have edited)
-     * may be deleted on the journal's word: its document must still show the journaled key. Otherwise the entry is
-     * forgotten with a warning and the object left alone. Marked IDs need no read.
-     */
-    private boolean stillOurs(String id) {
-        if (HnsIds.isWinproxys(id)) {
-            return true;
-        }
-        Optional<OwnershipJournal.LoadBalancerEntry> entry = ex.journal.loadBalancer(id);
-        if (entry.isEmpty()) {
-            return true; // not on the journal's word: the plan decided from what it read (a collision)
-        }
-        Optional<HostComputeLoadBalancer> doc = ex.hns.getLoadBalancer(id);
-        if (doc.isEmpty()) {
-            return true; // gone already: the delete finds nothing and the entry is forgotten
-        }
-        var read = HcnTranslator.toObserved(doc.get(), Map.of()).key();
-        var journaled = HcnTranslator.parseKey(entry.get().key(), entry.get().ipv6());
-        if (read != null && read.equals(journaled)) {
-            return true;
-        }
-        logger.warn("Not deleting load balancer {}: the journal says it serves {} ({}) but HNS shows {}; forgetting "
-                + "the journal entry", id, entry.get().key(), entry.get().service(), read);
-        ex.journal.forgetLoadBalancer(id);
-        ex.cache.deletedLoadBalancer(HnsIds.normalize(id));
-        return false;
-    }
-
-    /** As {@link #stillOurs}, for a remote endpoint: it must still be remote and hold the journaled IP. */
-    private boolean stillOurEndpoint(String id, String ip) {
-        if (HnsIds.isWinproxys(id) || !ex.journal.ownsRemoteEndpoint(id)) {
-            return true;
-        }
-        Optional<HostComputeEndpoint> doc = ex.hns.getEndpoint(id);
-        if (doc.isEmpty() || (doc.get().isRemote() && doc.get().ipAddresses().contains(ip))) {
-            return true;
-        }
-        logger.warn("Not deleting endpoint {}: the journal says it is a remote endpoint for {} but HNS shows {}; "
-                + "forgetting the journal entry", id, ip, doc.get().isRemote() ? doc.get().ipAddresses() : "local");
-        ex.journal.forgetRemoteEndpoint(id);
-        return false;
     }
 
     // ---- load balancers ---------------------------------------------------------------------------------------
 
     private void createLoadBalancer(String id, DesiredLoadBalancer desired) {
-        List<String> refs = refs(desired);
-        List<String> endpointIds = resolved(desired, refs);
+        List<String> refs = backends.refs(desired);
+        List<String> endpointIds = BackendRefs.resolved(desired, refs);
         HostComputeLoadBalancer doc = HcnTranslator.toHcn(desired, endpointIds);
-        String actual = create(IdChoice.Kind.LOAD_BALANCER, id,
+        String actual = ex.ids.create(IdChoice.Kind.LOAD_BALANCER, id,
                 sent -> ex.hns.createLoadBalancer(sent == null ? doc : doc.withId(sent)).id(),
-                got -> ex.hns.getLoadBalancer(got).isPresent());
+                got -> ex.hns.getLoadBalancer(got).isPresent(), () -> result.writes++);
         if (!actual.equals(id)) {
             ex.journal.forgetLoadBalancer(id);
         }
         recordWritten(actual, desired, refs);
         result.created++;
-        logger.info("Created load balancer {} {} -> {} for {}", actual, desired.key(), summary(desired.backends()),
+        logger.info("Created load balancer {} {} -> {} for {}", actual, desired.key(), BackendRefs.summary(desired.backends()),
                 desired.service());
-        checkAllResolved(desired, refs);
+        BackendRefs.checkAllResolved(desired, refs);
     }
 
     private void recordWritten(String id, DesiredLoadBalancer desired, List<String> refs) {
@@ -601,50 +469,6 @@ final class Execution implements PlanStep.Visitor<Void> {
                 Fingerprints.loadBalancer(desired, refs));
         ex.journal.recordLoadBalancer(id, entry);
         ex.cache.wroteLoadBalancer(id, HostObserver.journaled(id, entry));
-    }
-
-    /**
-     * Creates an object, sending the reserved ID when winproxy chooses IDs, and checks what HNS did with it: the
-     * first create of each kind is read back under the ID HNS answered with; an answer with another ID, or
-     * {@code E_INVALIDARG} for the ID sent (then retried without one), switches chosen IDs off ({@link IdChoice}).
-     *
-     * @param call creates the object with the given ID (null: none, HNS chooses) and returns the ID HNS answered
-     * @return the ID of the created object (lower-case)
-     */
-    private String create(IdChoice.Kind kind, String id, Function<String, String> call, Predicate<String> readBack) {
-        String answered;
-        result.writes++;
-        if (ex.ids.chosen()) {
-            try {
-                answered = call.apply(id);
-            } catch (HnsException e) {
-                if (e.hresult() != HResults.E_INVALIDARG) {
-                    throw e;
-                }
-                ex.ids.rejected(kind, id);
-                result.writes++;
-                answered = call.apply(null);
-            }
-        } else {
-            answered = call.apply(null);
-        }
-        String got = answered == null || answered.isEmpty() ? "" : HnsIds.normalize(answered);
-        if (got.isEmpty()) {
-            if (!ex.ids.chosen()) {
-                throw new IllegalStateException("HNS created a " + kind.text + " without answering its ID");
-            }
-            return id;
-        }
-        if (ex.ids.chosen() && !got.equals(id)) {
-            ex.ids.ignored(kind, id, got);
-        } else if (ex.ids.mustVerify(kind)) {
-            if (readBack.test(got)) {
-                ex.ids.verified(kind);
-            } else {
-                logger.warn("The {} HNS created as {} cannot be read back under that ID", kind.text, got);
-            }
-        }
-        return got;
     }
 
     private void deleteLoadBalancer(String id) {
@@ -660,68 +484,5 @@ final class Execution implements PlanStep.Visitor<Void> {
         }
         ex.journal.forgetLoadBalancer(id);
         ex.cache.deletedLoadBalancer(HnsIds.normalize(id));
-    }
-
-    /** The resolver over the observed endpoints and those created since, built on first use. */
-    private EndpointResolver resolver() {
-        if (resolver == null) {
-            resolver = new EndpointResolver(plan.providerAddresses());
-            for (ObservedEndpoint ep : observedEndpoints) {
-                if (!deletedEndpoints.contains(ep.id())) {
-                    resolver.add(ep, ex.journal.ownsRemoteEndpoint(ep.id()));
-                }
-            }
-            for (PlanStep step : plan.steps()) {
-                if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
-                    resolver.retire(s.id());
-                }
-            }
-        }
-        return resolver;
-    }
-
-    /** Per backend: the endpoint it resolves to now, or "". */
-    private List<String> refs(DesiredLoadBalancer desired) {
-        List<String> refs = new ArrayList<>(desired.backends().size());
-        for (String ip : desired.backends()) {
-            String id = resolver().resolve(ip);
-            refs.add(id == null ? "" : id);
-        }
-        return refs;
-    }
-
-    /** The endpoint IDs of the backends that have one, in backend order. */
-    private static List<String> resolved(DesiredLoadBalancer desired, List<String> refs) {
-        List<String> ids = new ArrayList<>(refs.size());
-        for (String ref : refs) {
-            if (!ref.isEmpty()) {
-                ids.add(ref);
-            }
-        }
-        if (ids.isEmpty() && !desired.backends().isEmpty()) {
-            throw new UnresolvedBackendsException("no HNS endpoint for any backend " + summary(desired.backends()));
-        }
-        return ids;
-    }
-
-    private static void checkAllResolved(DesiredLoadBalancer desired, List<String> refs) {
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < refs.size(); i++) {
-            if (refs.get(i).isEmpty()) {
-                missing.add(desired.backends().get(i));
-            }
-        }
-        if (!missing.isEmpty()) {
-            throw new UnresolvedBackendsException("programmed without backends that have no HNS endpoint yet "
-                    + summary(missing));
-        }
-    }
-
-    /** A backend list for a log line: up to 8 IPs listed, a longer list summarised as its size ("1000 backends"). */
-    static String summary(List<String> ips) {
-        if (ips.size() <= 8) {
-            return ips.toString();
-        }
-        return ips.size() + " backends";
     }
 }

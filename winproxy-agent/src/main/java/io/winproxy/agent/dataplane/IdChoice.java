@@ -1,6 +1,10 @@
 package io.winproxy.agent.dataplane;
 
+import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsException;
 import io.winproxy.policy.plan.HnsIds;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +82,52 @@ public final class IdChoice {
                     sent);
         }
     }
+
+    /**
+     * Creates an object, sending the reserved ID when winproxy chooses IDs, and checks what HNS did with it: the
+     * first create of each kind is read back under the ID HNS answered with; an answer with another ID, or
+     * {@code E_INVALIDARG} for the ID sent (then retried without one), switches chosen IDs off (see the class comment).
+     *
+     * @param call creates the object with the given ID (null: none, HNS chooses) and returns the ID HNS answered
+     * @param write  counts one HNS write
+     * @return the ID of the created object (lower-case)
+     */
+    String create(Kind kind, String id, Function<String, String> call, Predicate<String> readBack, Runnable write) {
+        String answered;
+        write.run();
+        if (chosen) {
+            try {
+                answered = call.apply(id);
+            } catch (HnsException e) {
+                if (e.hresult() != HResults.E_INVALIDARG) {
+                    throw e;
+                }
+                rejected(kind, id);
+                write.run();
+                answered = call.apply(null);
+            }
+        } else {
+            answered = call.apply(null);
+        }
+        String got = answered == null || answered.isEmpty() ? "" : HnsIds.normalize(answered);
+        if (got.isEmpty()) {
+            if (!chosen) {
+                throw new IllegalStateException("HNS created a " + kind.text + " without answering its ID");
+            }
+            return id;
+        }
+        if (chosen && !got.equals(id)) {
+            ignored(kind, id, got);
+        } else if (mustVerify(kind)) {
+            if (readBack.test(got)) {
+                verified(kind);
+            } else {
+                logger.warn("The {} HNS created as {} cannot be read back under that ID", kind.text, got);
+            }
+        }
+        return got;
+    }
+
 
     /** One line for the start-up log, {@code /configz} and {@code hns} output. */
     public String describe() {

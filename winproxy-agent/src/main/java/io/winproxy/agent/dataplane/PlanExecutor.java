@@ -39,6 +39,7 @@ final class PlanExecutor {
     final HostCache cache;
     final ObjectBackoff backoff;
     final IdChoice ids;
+    final DeletionGuard guard;
     private final BooleanSupplier stopping;
     private boolean modifySupported;
     /** The (immutable) policy list per provider address: one per node, shared by its endpoints' documents. */
@@ -51,6 +52,7 @@ final class PlanExecutor {
         this.cache = cache;
         this.backoff = backoff;
         this.ids = ids;
+        this.guard = new DeletionGuard(hns, journal, cache);
         this.modifySupported = modifySupported;
         this.stopping = stopping;
     }

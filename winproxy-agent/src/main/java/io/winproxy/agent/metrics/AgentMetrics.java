@@ -115,4 +115,11 @@ public interface AgentMetrics {
     /** Service ports whose programming failed in the last sync ({@code winproxy_service_ports_failed}). */
     default void servicePortsFailed(int count) {
     }
+
+    /**
+     * Flushes of the ownership journal that failed ({@code winproxy_journal_write_errors_total}); while it cannot be
+     * written no HNS object is created. {@code total} is the count since start.
+     */
+    default void journalWriteErrors(long total) {
+    }
 }

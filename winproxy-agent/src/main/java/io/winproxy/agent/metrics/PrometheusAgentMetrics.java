@@ -61,6 +61,8 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     private final Histogram hnsCallDuration;
     private final Gauge loadBalancers;
     private final Gauge servicePortsFailed;
+    private final Counter journalWriteErrors;
+    private long journalWriteErrorsSeen;
     private final Counter restClientRequests;
     private final Histogram restClientDuration;
 
@@ -104,6 +106,9 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
                 .labelNames("ownership").register(registry);
         servicePortsFailed = Gauge.builder().name("winproxy_service_ports_failed")
                 .help("Service ports whose HNS programming failed in the last sync").register(registry);
+        journalWriteErrors = Counter.builder().name("winproxy_journal_write_errors_total")
+                .help("Flushes of the ownership journal that failed; while it cannot be written no HNS object is "
+                        + "created").register(registry);
         restClientRequests = Counter.builder().name("rest_client_requests_total")
                 .help(alpha("Number of HTTP requests, partitioned by status code, method, and host."))
                 .labelNames("code", "method", "host").register(registry);
@@ -242,6 +247,14 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     @Override
     public void servicePortsFailed(int count) {
         servicePortsFailed.set(count);
+    }
+
+    @Override
+    public synchronized void journalWriteErrors(long total) {
+        if (total > journalWriteErrorsSeen) {
+            journalWriteErrors.inc(total - journalWriteErrorsSeen);
+            journalWriteErrorsSeen = total;
+        }
     }
 
     /**

@@ -100,8 +100,16 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private volatile boolean servicesSynced;
     private volatile boolean endpointSlicesSynced;
     private volatile boolean nodeSynced;
-    /** Set by every change request, cleared by the sync that takes it: a sync without one is the periodic resync. */
+    /** Set by every change request, cleared by the sync that takes it. */
     private final AtomicBoolean changeRequested = new AtomicBoolean();
+    /**
+     * When the last periodic sync (full plan and drift checks) started ({@code nanoTime}); one is due once
+     * {@code syncPeriod} has passed, whether or not changes keep coming (upstream decides by elapsed time too).
+     */
+    private long lastPeriodicNanos;
+    private boolean periodicEver;
+    private final Duration syncPeriod;
+    private boolean journalBlockedLogged;
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
     private final Set<String> reportedFailures = new HashSet<>();
     private final Duration retryPeriod;
@@ -134,6 +142,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         this.onSync = onSync == null ? r -> { } : onSync;
         this.retryPeriod = timing.retryPeriod();
         this.applyBound = timing.applyBound();
+        this.syncPeriod = timing.syncPeriod();
         this.runner = new BoundedFrequencyRunner("sync-runner", this::syncOnce, timing.minSyncPeriod(),
                 timing.retryPeriod(), timing.syncPeriod(), scheduler);
     }
@@ -152,8 +161,12 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         runner.start();
     }
 
-    /** Stops scheduling syncs; a sync in progress finishes. HNS state is left as it is. */
+    /**
+     * Stops scheduling syncs; a sync in progress stops before its next HNS step (what it did not do is done by the
+     * next start). HNS state is left as it is.
+     */
     public void stop() {
+        dataplane.requestStop();
         runner.stop();
     }
 
@@ -233,8 +246,14 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         }
         long start = System.nanoTime();
         try {
-            // Only the periodic resync (no change waiting) spends the drift budget: a sync for a change stays cheap.
-            boolean periodic = !changeRequested.getAndSet(false);
+            // The periodic resync (no change waiting, or syncPeriod passed since the last one even under churn) plans
+            // in full and spends the drift budget; a sync for a change in between stays cheap.
+            boolean changed = changeRequested.getAndSet(false);
+            boolean periodic = !changed || !periodicEver || start - lastPeriodicNanos >= syncPeriod.toNanos();
+            if (periodic) {
+                periodicEver = true;
+                lastPeriodicNanos = start;
+            }
             ObservedState observed = dataplane.observe(periodic);
             long observedAt = System.nanoTime();
             hnsAvailable();
@@ -413,8 +432,22 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                 }
             }
         }
+        metrics.journalWriteErrors(dataplane.journal().writeErrors());
+        if (result.journalBlocked()) {
+            // Creates wait until the journal can be written: the proxier is stalled, and /healthz says so once the
+            // queued changes are older than the healthz timeout, as for any sync that cannot make progress.
+            if (!journalBlockedLogged) {
+                journalBlockedLogged = true;
+                logger.error("Sync {}: no HNS object can be created while the ownership journal cannot be written; "
+                        + "health reports the proxier as stalled", sequence + 1);
+            }
+        } else {
+            journalBlockedLogged = false;
+        }
         for (IpFamily family : families) {
-            health.updated(family);
+            if (!result.journalBlocked()) {
+                health.updated(family);
+            }
             metrics.syncTimestamp(family, now);
             PolicySnapshot.NoLocalEndpoints noLocal = snapshot.noLocalByFamily().get(family);
             metrics.noLocalEndpoints(family, noLocal.internal(), noLocal.external());

@@ -37,7 +37,8 @@ class PrometheusAgentMetricsTest {
                 "kubeproxy_sync_proxy_rules_endpoint_changes_total",
                 "kubeproxy_sync_proxy_rules_service_changes_pending",
                 "kubeproxy_sync_proxy_rules_service_changes_total",
-                "winproxy_service_ports_failed");
+                "winproxy_service_ports_failed",
+                "winproxy_journal_write_errors_total");
         assertThat(value(families, "kubeproxy_sync_proxy_rules_endpoint_changes_total")).isZero();
         assertThat(families.get("kubeproxy_sync_proxy_rules_endpoint_changes_total").type()).isEqualTo("counter");
         assertThat(families.get("kubeproxy_sync_proxy_rules_service_changes_pending").type()).isEqualTo("gauge");
@@ -237,6 +238,18 @@ class PrometheusAgentMetricsTest {
         assertThat(lbs.samples().stream().collect(Collectors.toMap(s -> s.labels().get("ownership"),
                 PrometheusTextParser.Sample::value))).isEqualTo(Map.of("owned", 5.0, "unowned", 0.0));
         assertThat(value(families, "winproxy_service_ports_failed")).isEqualTo(1);
+    }
+
+    @Test
+    void journalWriteErrorsCountFailedFlushesFromTheTotalsTheSyncReports() {
+        metrics.journalWriteErrors(0);
+        metrics.journalWriteErrors(2);
+        metrics.journalWriteErrors(2);
+        metrics.journalWriteErrors(5);
+
+        Map<String, PrometheusTextParser.Family> families = scrape();
+        assertThat(families.get("winproxy_journal_write_errors_total").type()).isEqualTo("counter");
+        assertThat(value(families, "winproxy_journal_write_errors_total")).isEqualTo(5);
     }
 
     @Test

@@ -1,0 +1,119 @@
+package io.winproxy.agent.dataplane;
+
+import io.winproxy.policy.desired.DesiredLoadBalancer;
+import io.winproxy.policy.plan.EndpointResolver;
+import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanStep;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The HNS endpoint each backend of a load balancer references during one apply: an {@link EndpointResolver} over the
+ * observed endpoints, built on first use (plans that only adopt or delete need none: 100,000 endpoints are not free),
+ * and kept current as the apply creates, adopts and deletes endpoints. Resolves with the plan's provider addresses, so
+ * that the fingerprints recorded are the ones the next plan computes.
+ *
+ * <p>Used once, by the sync thread.
+ */
+final class BackendRefs {
+    private final Plan plan;
+    private final List<ObservedEndpoint> observed;
+    private final OwnershipJournal journal;
+    private final Set<String> deleted = new HashSet<>();
+    private EndpointResolver resolver;
+
+    BackendRefs(Plan plan, List<ObservedEndpoint> observed, OwnershipJournal journal) {
+        this.plan = plan;
+        this.observed = observed;
+        this.journal = journal;
+    }
+
+    /** An endpoint created or adopted by this apply (owned). */
+    void owned(ObservedEndpoint endpoint, boolean replacing) {
+        if (replacing && resolver == null) {
+            return; // built later from the observed list and the journal, which already say so
+        }
+        if (replacing) {
+            resolver.remove(endpoint.id(), endpoint.ips());
+        }
+        resolver().add(endpoint, true);
+    }
+
+    /** An endpoint deleted by this apply. */
+    void deleted(String id, String ip) {
+        if (resolver != null) {
+            resolver.remove(id, List.of(ip));
+        }
+        deleted.add(id);
+    }
+
+    private EndpointResolver resolver() {
+        if (resolver == null) {
+            resolver = new EndpointResolver(plan.providerAddresses());
+            for (ObservedEndpoint ep : observed) {
+                if (!deleted.contains(ep.id())) {
+                    resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
+                }
+            }
+            for (PlanStep step : plan.steps()) {
+                if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
+                    resolver.retire(s.id());
+                }
+            }
+        }
+        return resolver;
+    }
+
+    /** Per backend: the endpoint it resolves to now, or "". */
+    List<String> refs(DesiredLoadBalancer desired) {
+        List<String> refs = new ArrayList<>(desired.backends().size());
+        for (String ip : desired.backends()) {
+            String id = resolver().resolve(ip);
+            refs.add(id == null ? "" : id);
+        }
+        return refs;
+    }
+
+    /**
+     * The endpoint IDs of the backends that have one, in backend order.
+     *
+     * @throws UnresolvedBackendsException when no backend has one
+     */
+    static List<String> resolved(DesiredLoadBalancer desired, List<String> refs) {
+        List<String> ids = new ArrayList<>(refs.size());
+        for (String ref : refs) {
+            if (!ref.isEmpty()) {
+                ids.add(ref);
+            }
+        }
+        if (ids.isEmpty() && !desired.backends().isEmpty()) {
+            throw new UnresolvedBackendsException("no HNS endpoint for any backend " + summary(desired.backends()));
+        }
+        return ids;
+    }
+
+    /** @throws UnresolvedBackendsException naming the backends programmed without an endpoint */
+    static void checkAllResolved(DesiredLoadBalancer desired, List<String> refs) {
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < refs.size(); i++) {
+            if (refs.get(i).isEmpty()) {
+                missing.add(desired.backends().get(i));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new UnresolvedBackendsException("programmed without backends that have no HNS endpoint yet "
+                    + summary(missing));
+        }
+    }
+
+    /** A backend list for a log line: up to 8 IPs listed, a longer list summarised as its size ("1000 backends"). */
+    static String summary(List<String> ips) {
+        if (ips.size() <= 8) {
+            return ips.toString();
+        }
+        return ips.size() + " backends";
+    }
+}
