@@ -8,7 +8,9 @@ import java.util.function.Function;
 
 /**
  * Resolves a backend IP to the HNS endpoint a load balancer should reference. When several endpoints hold the IP,
- * the best wins, in this order: not being deleted by the current plan; remote over local (as upstream does); a remote
+ * the best wins, in this order: not being deleted by the current plan; local over remote (a pod of this node has the
+ * address: traffic must not leave the node for a leftover remote endpoint, as upstream's
+ * TestRemoteEndpointDeleteDoesNotAffectLocalEndpointWithSameIP requires); a remote
  * one whose provider address is the wanted one (a PA change leaves the old endpoint beside the new one until every
  * load balancer has moved); owned over unowned; the most recently added.
  *
@@ -78,7 +80,7 @@ public final class EndpointResolver {
     private boolean better(Candidate a, Candidate b, String wantedPa) {
         int cmp = Boolean.compare(!retiring.contains(a.id()), !retiring.contains(b.id()));
         if (cmp == 0) {
-            cmp = Boolean.compare(a.remote(), b.remote());
+            cmp = Boolean.compare(!a.remote(), !b.remote());
         }
         if (cmp == 0) {
             cmp = Boolean.compare(wanted(a, wantedPa), wanted(b, wantedPa));

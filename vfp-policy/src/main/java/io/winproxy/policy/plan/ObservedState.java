@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 
 /** What the host holds now, as read by the dataplane at the start of a sync. */
@@ -25,17 +24,6 @@ public record ObservedState(List<ObservedEndpoint> endpoints, List<ObservedLoadB
         Map<String, ObservedEndpoint> out = new LinkedHashMap<>();
         endpoints.forEach(ep -> out.put(ep.id(), ep));
         return out;
-    }
-
-    /** The first endpoint holding {@code ip}, preferring a remote one (as winkernel's lookup map does). */
-    public Optional<ObservedEndpoint> endpointByIp(String ip) {
-        ObservedEndpoint found = null;
-        for (ObservedEndpoint ep : endpoints) {
-            if (ep.ips().contains(ip) && (found == null || (!found.remote() && ep.remote()))) {
-                found = ep;
-            }
-        }
-        return Optional.ofNullable(found);
     }
 
     /**

@@ -19,7 +19,9 @@ import java.util.function.Function;
  * documents, comparing only what HNS is documented to return (a field HNS omits is not a difference).
  * <ol>
  *   <li><b>Remote endpoints.</b> A remote endpoint is <em>stale</em> when its IP is desired with a provider address
- *       (PA) or MAC other than its own, both being known (the node hosting the IP got a new address). Each desired
+ *       (PA) or MAC other than its own, both being known (the node hosting the IP got a new address), or when a local
+ *       endpoint holds its IPs (a pod of this node now has the address: the local endpoint always wins, upstream's
+ *       TestRemoteEndpointDeleteDoesNotAffectLocalEndpointWithSameIP). Each desired
  *       remote endpoint IP needs a fitting endpoint: a local one, an owned one that is not stale, or else an unowned
  *       remote one that is not stale and not beside a stale one, which is <em>adopted</em> (recorded as owned, no HNS
  *       call). Otherwise it is created.</li>
@@ -56,10 +58,16 @@ public final class PlanCalculator {
             return ep == null ? null : ep.providerAddress();
         };
 
+        Set<String> localIps = new HashSet<>();
+        for (ObservedEndpoint ep : observed.endpoints()) {
+            if (!ep.remote()) {
+                localIps.addAll(ep.ips());
+            }
+        }
         Set<String> staleIds = new HashSet<>();
         Set<String> staleIps = new HashSet<>();
         for (ObservedEndpoint ep : observed.endpoints()) {
-            if (stale(ep, desiredByIp)) {
+            if (stale(ep, desiredByIp) || (ep.remote() && !ep.ips().isEmpty() && localIps.containsAll(ep.ips()))) {
                 staleIds.add(ep.id());
                 staleIps.addAll(ep.ips());
             }

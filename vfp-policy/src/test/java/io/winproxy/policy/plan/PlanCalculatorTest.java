@@ -234,15 +234,6 @@ class PlanCalculatorTest {
     }
 
     @Test
-    void whenALocalAndARemoteEndpointShareAnIpTheRemoteOneIsFoundAsUpstream() {
-        ObservedState state = new ObservedState(List.of(ObservedEndpoint.local("local", "10.1.1.1", "fd00::1"),
-                new ObservedEndpoint("remote", List.of("10.1.1.1", "fd00::1"), true, "")), List.of());
-        assertThat(state.endpointByIp("10.1.1.1").orElseThrow().id()).isEqualTo("remote");
-        assertThat(state.endpointByIp("fd00::1").orElseThrow().id()).isEqualTo("remote");
-        assertThat(state.endpointByIp("10.9.9.9")).isEmpty();
-    }
-
-    @Test
     void aDesiredStateBecomesASyntheticHostWhoseLoadBalancersResolveTheirBackends() {
         NodeNetwork node = NodeNetwork.builder(NetworkType.OVERLAY, "n").localEndpoint("10.244.0.5").build();
         ObservedState synthetic = ObservedState.fromDesired(desired(LB), node);

@@ -45,6 +45,33 @@ class WinkernelProxierScenariosTest {
         return slice("ns1", svcName + "-abc", svcName).port("p80", 80).ready(ip, node).build();
     }
 
+    /**
+     * Upstream's TestRemoteEndpointDeleteDoesNotAffectLocalEndpointWithSameIP, black-box: a pod of this node takes an
+     * IP a leftover remote endpoint still holds. The local endpoint wins for every load balancer (traffic must not
+     * leave the node), the remote endpoint is deleted once nothing needs it, and the local one survives the deletes.
+     */
+    @Test
+    void aLocalEndpointWinsOverARemoteOneWithTheSameIpAndSurvivesItsDeletion() {
+        PolicyHarness h = l2bridge(false);
+        EndpointSliceInfo svc1Eps = oneEndpoint("svc1", REMOTE, "testhost2");
+        h.add(nodePortSvc("svc1", CLUSTER_IP, 3001)).add(svc1Eps).sync();
+        String remoteId = h.host.endpointByIp(REMOTE).orElseThrow().id();
+
+        h.host.localEndpoint("EP-LOCAL-2", REMOTE);
+        h.add(svc("ns1", "svc3").clusterIp("10.20.30.43").port("p80", "TCP", 80, "80", 0).build())
+                .add(oneEndpoint("svc3", REMOTE, PolicyHarness.NODE)).sync();
+
+        assertThat(h.host.lb("10.20.30.43:80/TCP").orElseThrow().endpointIds()).containsExactly("EP-LOCAL-2");
+        assertThat(h.host.lb("10.20.30.41:80/TCP").orElseThrow().endpointIds()).containsExactly("EP-LOCAL-2");
+        assertThat(h.host.endpoints()).doesNotContainKey(remoteId);
+        assertThat(h.sync().steps()).isEmpty();
+
+        h.delete(svc1Eps).sync();
+        assertThat(h.host.endpoints()).containsKey("EP-LOCAL-2");
+        assertThat(h.host.lb("10.20.30.43:80/TCP").orElseThrow().endpointIds()).containsExactly("EP-LOCAL-2");
+        assertThat(h.sync().steps()).isEmpty();
+    }
+
     @Test
     void overlayServiceWithoutEndpointsStillGetsItsClusterIpRemoteEndpoint() {
         PolicyHarness h = overlay(true);
