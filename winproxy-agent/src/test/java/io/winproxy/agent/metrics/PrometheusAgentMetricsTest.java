@@ -241,7 +241,7 @@ class PrometheusAgentMetricsTest {
     }
 
     @Test
-    void journalWriteErrorsCountFailedFlushesFromTheTotalsTheSyncReports() {
+    void journalWriteErrorsCountFailedFlushesFromTheTotalsTheSyncReports() throws Exception {
         metrics.journalWriteErrors(0);
         metrics.journalWriteErrors(2);
         metrics.journalWriteErrors(2);
