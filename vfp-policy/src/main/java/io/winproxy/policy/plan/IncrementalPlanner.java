@@ -15,8 +15,14 @@ import java.util.Set;
  * ({@link HostChanges}: objects that vanished, appeared or drifted), and the load balancers with a backend at a
  * changed IP (which endpoint such a backend resolves to may have changed). It runs {@link PlanCalculator}'s rules on
  * that part of the desired and observed state, so both give the same steps for it. Everything else is planned in full:
- * the first plan, a desired state that does not follow the last one planned, a host that changed as a whole, a plan
- * whose steps did not all succeed ({@link #completed(boolean)}), and whenever the caller asks (the periodic resync).
+ * the first plan, a desired state that does not follow the last one planned, a host that changed as a whole, and a
+ * plan whose steps did not all succeed ({@link #completed(boolean)}).
+ *
+ * <p>The periodic resync is the safety net of the incremental plans, at a bounded cost: instead of planning everything,
+ * it adds the next slice of a rotation over every load-balancer key and endpoint IP (desired or on the host) to what
+ * changed, {@link #SLICES} slices a rotation, so each object is re-planned from scratch once per {@link #SLICES}
+ * periodic resyncs (10 minutes at the default 30 s {@code syncPeriod}). The rotation's list is taken when a rotation
+ * starts (one pass over the state per rotation).
  *
  * <p>Not thread-safe: the sync thread owns it. Pure: no I/O.
  */
@@ -27,7 +33,13 @@ public final class IncrementalPlanner {
         public static final HostChanges NONE = new HostChanges(false, Set.of(), Set.of());
     }
 
+    /** A rotation of periodic slices covers every key and IP in this many periodic plans. */
+    public static final int SLICES = 20;
+
     private DesiredState lastPlanned;
+    private List<LoadBalancerKey> rotationKeys = List.of();
+    private List<String> rotationIps = List.of();
+    private int rotationSlice = SLICES;
     private boolean lastComplete;
     /** Per backend IP of the last planned desired state: the keys of the load balancers with that backend. */
     private final CompactMultimap<String, LoadBalancerKey> keysByBackend = new CompactMultimap<>();
@@ -39,11 +51,11 @@ public final class IncrementalPlanner {
     }
 
     /**
-     * Plans the changes; {@code full} forces a full plan.
+     * Plans the changes; {@code periodic} adds the next slice of the rotation (see the class comment).
      */
     public Plan plan(DesiredState desired, ObservedState observed, Ownership owned, boolean modifySupported,
-                     HostChanges host, boolean full) {
-        boolean incremental = !full && lastPlanned != null && lastComplete && !host.everything()
+                     HostChanges host, boolean periodic) {
+        boolean incremental = lastPlanned != null && lastComplete && !host.everything()
                 && desired.follows(lastPlanned);
         DesiredState previous = lastPlanned;
         lastPlanned = desired;
@@ -58,6 +70,9 @@ public final class IncrementalPlanner {
         keys.addAll(host.loadBalancerKeys());
         Set<String> ips = new HashSet<>(changes.remoteEndpointIps());
         ips.addAll(host.ips());
+        if (periodic) {
+            nextSlice(desired, observed, keys, ips);
+        }
         for (LoadBalancerKey key : changes.loadBalancerKeys()) {
             previous.loadBalancer(key).ifPresent(lb -> unindex(lb));
             desired.loadBalancer(key).ifPresent(lb -> index(lb));
@@ -104,6 +119,34 @@ public final class IncrementalPlanner {
     /** Reports whether every step of the last plan succeeded; if not, the next plan is a full one. */
     public void completed(boolean allStepsSucceeded) {
         lastComplete = allStepsSucceeded;
+    }
+
+    /** Adds the next slice of the rotation; starts a new rotation (a fresh list) after the last slice. */
+    private void nextSlice(DesiredState desired, ObservedState observed, Set<LoadBalancerKey> keys, Set<String> ips) {
+        if (rotationSlice >= SLICES) {
+            Set<LoadBalancerKey> allKeys = new java.util.LinkedHashSet<>();
+            desired.loadBalancers().forEach(lb -> allKeys.add(lb.key()));
+            observed.loadBalancers().forEach(lb -> {
+                if (lb.key() != null) {
+                    allKeys.add(lb.key());
+                }
+            });
+            Set<String> allIps = new java.util.LinkedHashSet<>();
+            desired.remoteEndpoints().forEach(ep -> allIps.add(ep.ip()));
+            observed.endpoints().forEach(ep -> allIps.addAll(ep.ips()));
+            rotationKeys = List.copyOf(allKeys);
+            rotationIps = List.copyOf(allIps);
+            rotationSlice = 0;
+        }
+        keys.addAll(slice(rotationKeys, rotationSlice));
+        ips.addAll(slice(rotationIps, rotationSlice));
+        rotationSlice++;
+    }
+
+    private static <T> List<T> slice(List<T> all, int index) {
+        int size = (all.size() + SLICES - 1) / SLICES;
+        int from = Math.min(all.size(), index * size);
+        return all.subList(from, Math.min(all.size(), from + size));
     }
 
     private void rebuildIndex(DesiredState desired) {

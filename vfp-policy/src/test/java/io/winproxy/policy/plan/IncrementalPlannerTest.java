@@ -101,4 +101,69 @@ class IncrementalPlannerTest {
         }
         assertThat(incremental).as("most plans were incremental").isGreaterThan(100);
     }
+
+    @org.junit.jupiter.api.Test
+    void periodicPlansRepairWhatNoChangeReportedWithinOneRotationWhileOtherPlansStayIncremental() {
+        PolicyHarness h = PolicyHarness.overlay();
+        IncrementalPlanner planner = new IncrementalPlanner();
+        for (int n = 1; n <= 40; n++) {
+            h.update(null, service(n, false));
+            h.update(null, sliceOf(n, List.of(10 + n)));
+        }
+        h.state.applyChanges(h.services, h.endpoints);
+        DesiredState desired = h.calculator().calculate(h.state, h.node());
+        h.host.apply(planner.plan(desired, h.host.observe(), h.host.ownership(), true,
+                IncrementalPlanner.HostChanges.NONE, false));
+        planner.completed(true);
+        // A load balancer vanishes and nobody says so (the host changes the observer reports are empty).
+        ObservedLoadBalancer victim = h.host.lb("10.96.0.7:80/TCP").orElseThrow();
+        h.host.deleteBehindTheBack(victim.id());
+
+        for (int i = 0; i < 3; i++) {
+            h.state.applyChanges(h.services, h.endpoints);
+            desired = h.calculator().calculate(h.state, h.node());
+            Plan quiet = planner.plan(desired, h.host.observe(), h.host.ownership(), true,
+                    IncrementalPlanner.HostChanges.NONE, false);
+            assertThat(quiet.steps()).as("a sync for a change looks only at what changed").isEmpty();
+            planner.completed(true);
+        }
+        int periodicPlans = 0;
+        while (h.host.lb("10.96.0.7:80/TCP").isEmpty() && periodicPlans < IncrementalPlanner.SLICES) {
+            h.state.applyChanges(h.services, h.endpoints);
+            desired = h.calculator().calculate(h.state, h.node());
+            Plan periodic = planner.plan(desired, h.host.observe(), h.host.ownership(), true,
+                    IncrementalPlanner.HostChanges.NONE, true);
+            assertThat(planner.lastWasFull()).isFalse();
+            assertThat(periodic.steps()).hasSizeLessThanOrEqualTo(1);
+            h.host.apply(periodic);
+            planner.completed(true);
+            periodicPlans++;
+        }
+        assertThat(h.host.lb("10.96.0.7:80/TCP")).as("repaired within one rotation of %d periodic plans",
+                IncrementalPlanner.SLICES).isPresent();
+        assertThat(PlanCalculator.plan(desired, h.host.observe(), h.host.ownership(), true).steps()).isEmpty();
+    }
+
+    @org.junit.jupiter.api.Test
+    void aPlanWithAFailedStepIsFollowedByAFullPlanAndASuccessfulOneByAnIncrementalOne() {
+        PolicyHarness h = PolicyHarness.overlay();
+        IncrementalPlanner planner = new IncrementalPlanner();
+        h.update(null, service(1, false));
+        h.state.applyChanges(h.services, h.endpoints);
+        planner.plan(h.calculator().calculate(h.state, h.node()), h.host.observe(), h.host.ownership(), true,
+                IncrementalPlanner.HostChanges.NONE, false);
+        assertThat(planner.lastWasFull()).as("the first plan").isTrue();
+        planner.completed(false);
+
+        h.state.applyChanges(h.services, h.endpoints);
+        planner.plan(h.calculator().calculate(h.state, h.node()), h.host.observe(), h.host.ownership(), true,
+                IncrementalPlanner.HostChanges.NONE, false);
+        assertThat(planner.lastWasFull()).as("after a failed step").isTrue();
+        planner.completed(true);
+
+        h.state.applyChanges(h.services, h.endpoints);
+        planner.plan(h.calculator().calculate(h.state, h.node()), h.host.observe(), h.host.ownership(), true,
+                IncrementalPlanner.HostChanges.NONE, true);
+        assertThat(planner.lastWasFull()).as("after success, even a periodic plan").isFalse();
+    }
 }
