@@ -68,6 +68,14 @@ public record NodeNetwork(NetworkType networkType, String networkName, String no
         return networkType == NetworkType.OVERLAY && sourceVip.isEmpty();
     }
 
+    /**
+     * An overlay network whose host MAC is unknown (no local interface holds the node IP): the source-VIP and ClusterIP
+     * endpoints need it, so nothing may be programmed (upstream: "could not find host mac address").
+     */
+    public boolean lacksHostMac() {
+        return networkType == NetworkType.OVERLAY && hostMac.isEmpty();
+    }
+
     /** True when {@code ip} is the provider address of some remote subnet (i.e. another node's IP). */
     public boolean isProviderAddress(String ip) {
         return remoteSubnets.containsValue(ip);

@@ -65,13 +65,16 @@ public final class HnsCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             CliContext context = parent.root.context();
-            OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
+            OwnershipJournal journal = OwnershipJournal.readOnly(host.stateDir(context.env()));
             HnsListing listing = HnsListing.collect(host.openExisting(),
                     id -> journal.loadBalancer(id).map(OwnershipJournal.LoadBalancerEntry::service).orElse(null));
             if (output == OutputFormat.json) {
                 context.out().println(json(listing.json()));
             } else {
                 context.out().print(listing.text());
+                io.winproxy.agent.dataplane.IdChoice.read(host.stateDir(context.env())
+                        .resolve(io.winproxy.agent.dataplane.IdChoice.FILE_NAME))
+                        .ifPresent(learnt -> context.out().println("HNS IDs: " + learnt));
             }
             return 0;
         }

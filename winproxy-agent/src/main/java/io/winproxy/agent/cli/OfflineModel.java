@@ -89,7 +89,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                 node = node.withSourceVip(EmulatedCluster.sourceVipFor(cluster.nodes(), nodeName).orElse(""));
             }
             // The journal of this host, read-only: what winproxy owns there decides adoption and deletion.
-            journal = OwnershipJournal.open(host.stateDir(context.env()));
+            journal = OwnershipJournal.readOnly(host.stateDir(context.env()));
         } else {
             HnsEmulator emulator = HnsEmulator.inMemory();
             hns = emulator;
@@ -127,6 +127,11 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
             context.err().println("winproxy: warning: --source-vip: network " + nodeNetwork.networkName()
                     + " is an overlay network and no source VIP is known (nor a " + nodeNetwork.networkName()
                     + "_ep endpoint of the CNI): the proxy would program nothing; shown without SNAT");
+        }
+        if (nodeNetwork != null && nodeNetwork.lacksHostMac()) {
+            context.err().println("winproxy: warning: network " + nodeNetwork.networkName() + " is an overlay network "
+                    + "and no local interface holds the node IP " + nodeNetwork.nodeIps().values()
+                    + ": the host MAC is unknown and the proxy would program nothing");
         }
         return new OfflineModel(config, result.snapshot(), result.plan(), result.observed(), result.node(),
                 existingHost, hns);

@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class HnsDataplane {
     private static final Logger logger = LoggerFactory.getLogger(HnsDataplane.class);
-    /** The name of the local endpoint winproxy creates for {@code --source-vip} when the host has none. */
+    /**
+     * The name older versions gave the local endpoint they created for {@code --source-vip}; still recognised as a
+     * source-VIP endpoint. New ones are created without a name, as upstream's.
+     */
     public static final String SOURCE_VIP_ENDPOINT_NAME = "winproxy-source-vip";
 
     private final HnsClient hns;
@@ -78,7 +81,7 @@ public final class HnsDataplane {
         this.nanoTime = nanoTime;
         this.cache = new HostCache(new DriftSampler(drift.period(), drift.readsPerSync(), nanoTime));
         this.observer = new HostObserver(hns, networkName, journal, cache);
-        this.ids = new IdChoice(newId);
+        this.ids = new IdChoice(newId, journal.file().map(f -> f.resolveSibling(IdChoice.FILE_NAME)).orElse(null));
         this.executor = new PlanExecutor(hns, journal, cache, new ObjectBackoff(Duration.ofSeconds(1),
                 maxBackoff(syncPeriod), nanoTime), ids, hns.capabilities().modifyLoadBalancer(), () -> stopping);
     }
@@ -161,8 +164,9 @@ public final class HnsDataplane {
         if (present) {
             return false;
         }
+        // The fields upstream sends (IP, MAC, network; no name, no prefix length).
         HostComputeEndpoint created = hns.createEndpoint(network.id(), HostComputeEndpoint.local(network.id(),
-                SOURCE_VIP_ENDPOINT_NAME, sourceVip, 32, hostMac == null || hostMac.isEmpty() ? null : hostMac)
+                null, sourceVip, 0, hostMac == null || hostMac.isEmpty() ? null : hostMac)
                 .withId(HnsIds.newId(ThreadLocalRandom.current())));
         logger.info("Created the source VIP endpoint {} for {} (MAC {}) on network {}", created.id(), sourceVip,
                 hostMac == null || hostMac.isEmpty() ? "unknown" : hostMac, networkName);

@@ -3,6 +3,11 @@ package io.winproxy.agent.dataplane;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.policy.plan.HnsIds;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -17,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * ({@code ids-ignored}) or refused a caller GUID with {@code E_INVALIDARG} ({@code ids-rejected}), chosen IDs are
  * switched off for the process: creates then send no ID, and the GUID winproxy reserves serves only as the journal's
  * write-ahead record of the create until HNS's ID replaces it.
+ *
+ * <p>What was learnt is kept in the state directory ({@value #FILE_NAME}, one line), so that a restart starts with what
+ * the host showed and {@code hns list} can say it; delete the file to make winproxy try its own IDs again (after an HNS
+ * upgrade, say).
  *
  * <p>Not thread-safe: the sync thread writes; {@link #describe()} may be read from others (volatile state).
  */
@@ -39,8 +48,43 @@ public final class IdChoice {
     private volatile String learnt = "";
     private final boolean[] verified = new boolean[Kind.values().length];
 
-    IdChoice(Supplier<String> newId) {
+    /** The file in the state directory that keeps what was learnt. */
+    public static final String FILE_NAME = "hns-ids.txt";
+
+    private final Path file;
+
+    /** @param file where what was learnt is kept (null: nowhere, e.g. for read-only tools) */
+    IdChoice(Supplier<String> newId, Path file) {
         this.newId = newId;
+        this.file = file;
+        read(file).ifPresent(text -> {
+            chosen = false;
+            learnt = text + " (learnt earlier, kept in " + file + ")";
+        });
+    }
+
+    /** What an agent learnt and kept in a state directory, if anything. */
+    public static Optional<String> read(Path file) {
+        if (file == null || !Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse(text));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private void keep(String text) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.writeString(file, text + System.lineSeparator(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            logger.warn("Cannot keep what HNS showed about IDs in {}: {}", file, e.getMessage());
+        }
     }
 
     /** A new ID for the write-ahead record of a create (lower-case). */
@@ -68,6 +112,7 @@ public final class IdChoice {
         if (chosen) {
             chosen = false;
             learnt = "HNS assigns its own IDs (a " + kind.text + " created as " + sent + " got " + got + ")";
+            keep(learnt);
             logger.warn("HNS gave the {} created with ID {} the ID {}; winproxy lets HNS choose IDs from now on and "
                     + "journals the IDs HNS returns", kind.text, sent, got);
         }
@@ -78,6 +123,7 @@ public final class IdChoice {
         if (chosen) {
             chosen = false;
             learnt = "HNS refuses caller-chosen IDs (E_INVALIDARG for a " + kind.text + " created as " + sent + ")";
+            keep(learnt);
             logger.warn("HNS refused the {} ID {} (E_INVALIDARG); winproxy lets HNS choose IDs from now on", kind.text,
                     sent);
         }

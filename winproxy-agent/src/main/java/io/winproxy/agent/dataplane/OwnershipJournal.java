@@ -125,6 +125,7 @@ public final class OwnershipJournal {
     private int logLines;
     private boolean snapshotStale;
     private boolean writable = true;
+    private boolean readOnly;
     private long writeErrors;
 
     private OwnershipJournal(JournalFile disk, Clock clock) {
@@ -146,6 +147,17 @@ public final class OwnershipJournal {
         return open(stateDir, Clock.systemUTC());
     }
 
+    /**
+     * The journal of a state directory as it is, for tools that only read (plan, trace, hns list): nothing is repaired
+     * or written, and {@link #flush()} discards changes. A running agent may hold the directory.
+     */
+    public static OwnershipJournal readOnly(Path stateDir) {
+        OwnershipJournal journal = new OwnershipJournal(new JournalFile(stateDir), Clock.systemUTC());
+        journal.readOnly = true;
+        journal.load();
+        return journal;
+    }
+
     /** As {@link #open(Path)}, with the wall clock that dates vanished objects. */
     public static OwnershipJournal open(Path stateDir, Clock clock) {
         OwnershipJournal journal = new OwnershipJournal(new JournalFile(stateDir), clock);
@@ -156,7 +168,7 @@ public final class OwnershipJournal {
     private void load() {
         JournalFile.Recovery recovery = disk.load(this::restore, this::replay);
         logLines = recovery.lines();
-        if (!recovery.damaged()) {
+        if (!recovery.damaged() || readOnly) {
             return;
         }
         logger.warn("Ownership journal {} was damaged ({}); kept what could be read ({} load balancers, {} remote "
@@ -481,7 +493,7 @@ public final class OwnershipJournal {
      * @throws UncheckedIOException when the state directory cannot be written (the changes stay pending)
      */
     public void flush() {
-        if (disk == null) {
+        if (disk == null || readOnly) {
             pending.clear();
             return;
         }

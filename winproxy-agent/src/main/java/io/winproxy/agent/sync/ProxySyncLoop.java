@@ -303,6 +303,9 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                         syncReport.timings().policy().toMillis(), syncReport.timings().plan().toMillis(),
                         syncReport.timings().apply().toMillis());
             }
+            if (sequence == 1) {
+                logger.info("HNS IDs: {}", dataplane.idChoice());
+            }
             try {
                 onSync.accept(syncReport);
             } catch (RuntimeException e) {
@@ -337,7 +340,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
      * (created with the host MAC when missing, as upstream). Without a source VIP nothing is programmed: a load
      * balancer without SNAT would send replies of remote backends astray.
      *
-     * @throws SourceVipMissingException on an overlay network without a source VIP
+     * @throws SourceVipMissingException on an overlay network without a source VIP or without the host MAC
      */
     private void prepareHost(NodeNetwork node) {
         if (node == null || node.networkType() != NetworkType.OVERLAY) {
@@ -347,6 +350,11 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and "
                     + "--source-vip is not set (upstream: \"source-vip flag not set\"); no load balancer is "
                     + "programmed without SNAT until it is");
+        }
+        if (node.lacksHostMac()) {
+            throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and no "
+                    + "local interface holds the node IP " + node.nodeIps().values() + ", so the host MAC is unknown (upstream: "
+                    + "\"could not find host mac address\"); nothing is programmed until it is found");
         }
         sourceVipMissingLogged = false;
         dataplane.ensureSourceVipEndpoint(node.sourceVip(), node.hostMac());

@@ -111,9 +111,11 @@ public final class VfpPolicyEngine implements PolicyEngine {
         metrics.serviceChangesPending(0);
         metrics.endpointChangesPending(0);
         // The node network (local endpoints, routes, host MAC) is rebuilt only when its inputs changed: the same
-        // endpoint list instance (the dataplane keeps it until an endpoint comes or goes), network and Node.
+        // endpoint list instance (the dataplane keeps it until an endpoint comes or goes), network and Node; and while
+        // an overlay host MAC is unknown, every sync looks for the interface again.
         NodeNetwork network;
-        if (lastHost != null && lastNodeNetwork != null && host.endpoints() == lastHost.endpoints()
+        if (lastHost != null && lastNodeNetwork != null && !lastNodeNetwork.lacksHostMac()
+                && host.endpoints() == lastHost.endpoints()
                 && host.network().equals(lastHost.network()) && Objects.equals(node, lastHostNode)) {
             network = lastNodeNetwork;
         } else {

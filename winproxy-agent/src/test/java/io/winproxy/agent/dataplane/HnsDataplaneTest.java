@@ -418,6 +418,29 @@ class HnsDataplaneTest {
     }
 
     @Test
+    void theSourceVipEndpointIsSentWithUpstreamsFieldsOnly() {
+        List<HostComputeEndpoint> sent = new java.util.ArrayList<>();
+        HnsDataplane dp = new HnsDataplane(new ForwardingHnsClient(hns) {
+            @Override
+            public HostComputeEndpoint createEndpoint(String networkId, HostComputeEndpoint settings) {
+                sent.add(settings);
+                return super.createEndpoint(networkId, settings);
+            }
+        }, "overlay", OwnershipJournal.open(stateDir), SYNC_PERIOD, nanos::get, new DriftBudget(SYNC_PERIOD, 100),
+                () -> UUID.randomUUID().toString());
+        dp.observe();
+        dp.ensureSourceVipEndpoint("10.244.1.2", "00-15-5d-01-01-0b");
+
+        assertThat(sent).singleElement().satisfies(e -> {
+            assertThat(e.name()).isNull();
+            assertThat(e.isRemote()).isFalse();
+            assertThat(e.policies()).isEmpty();
+            assertThat(e.ipConfigurations()).containsExactly(new io.winproxy.hns.model.IpConfiguration("10.244.1.2", 0));
+            assertThat(e.macAddress()).isEqualTo("00-15-5d-01-01-0b");
+        });
+    }
+
+    @Test
     void aRecreatedNetworkIsReprogrammedCompletely() {
         HnsDataplane dp = dataplane();
         sync(dp, desired());

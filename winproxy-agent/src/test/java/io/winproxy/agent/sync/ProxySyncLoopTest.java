@@ -187,6 +187,39 @@ class ProxySyncLoopTest {
         assertThat(hns.listLoadBalancers()).hasSize(1);
     }
 
+    @Test
+    void onOverlayWithoutTheHostMacNothingIsProgrammedUntilTheInterfaceIsFound() {
+        io.winproxy.hns.emulator.HnsEmulator overlayHns = io.winproxy.hns.emulator.HnsEmulator.builder().build();
+        EmulatedHost overlay = new EmulatedHost(overlayHns, EmulatedHost.NetworkType.OVERLAY, "overlay", "win-a");
+        overlay.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
+        overlay.syncLocalEndpoints(Set.of("10.244.1.5"));
+        java.util.concurrent.atomic.AtomicReference<String> mac = new java.util.concurrent.atomic.AtomicReference<>("");
+        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
+                new NodeNetworkFactory("win-a", "10.244.1.2", "", "192.168.1.11", ip -> mac.get()), AgentMetrics.NOOP,
+                Instant.EPOCH);
+        HnsDataplane dataplane = new HnsDataplane(overlayHns, "overlay", OwnershipJournal.inMemory(),
+                Duration.ofSeconds(30), () -> scheduler.nowMillis() * 1_000_000L);
+        ProxySyncLoop overlayLoop = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP,
+                (kind, ns, name, type, reason, message) -> { }, Clock.systemUTC(), List.of(IpFamily.IPV4), "win-a",
+                ProxySyncLoop.Timing.of(Duration.ofSeconds(1), Duration.ofSeconds(30)), scheduler, r -> { });
+        overlayLoop.start();
+        overlayLoop.onService(null, web("8080"));
+        overlayLoop.onEndpointSlice(null, slice());
+        overlayLoop.onServicesSynced();
+        overlayLoop.onEndpointSlicesSynced();
+        overlayLoop.onNodeSynced();
+        overlayHns.journal().reset();
+        scheduler.advanceMillis(60_000);
+        assertThat(overlayHns.journal().writes()).as("no host MAC: nothing is programmed").isZero();
+
+        // The MAC is needed in two places: the ClusterIP remote endpoint and the source-VIP endpoint.
+        mac.set("00-15-5d-01-01-0b");
+        overlayLoop.requestSync();
+        scheduler.advanceMillis(60_000);
+        assertThat(overlayHns.listLoadBalancers()).hasSize(1);
+        overlayLoop.stop();
+    }
+
     private ProxySyncLoop newLoop(NodeNetworkFactory nodeNetworks) {
         EventRecorder recorder = (kind, ns, name, type, reason, message) -> { };
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
