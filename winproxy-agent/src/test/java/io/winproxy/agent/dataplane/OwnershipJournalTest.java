@@ -196,4 +196,41 @@ class OwnershipJournalTest {
         assertThat(OwnershipJournal.open(dir, clock).vanished()).isEmpty();
         assertThat(OwnershipJournal.open(dir, clock).ownership().loadBalancerIds()).containsExactly("lb-1");
     }
+
+    @Test
+    void aVanishedIdIsReusedOnlyForTheSameKeyInTheSameIpFamily() {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        // A VIP-less (NodePort) key does not say its family: "*:30080/TCP" exists once per family.
+        journal.recordLoadBalancer("lb-v4", new OwnershipJournal.LoadBalancerEntry("default/web:http", "*:30080/TCP",
+                false, "fp"));
+        journal.recordLoadBalancer("lb-v6", new OwnershipJournal.LoadBalancerEntry("default/web:http", "*:30080/TCP",
+                true, "fp"));
+        journal.vanishedLoadBalancer("lb-v4");
+        journal.vanishedLoadBalancer("lb-v6");
+
+        assertThat(journal.reuseVanishedLoadBalancerId("*:30080/TCP", true)).contains("lb-v6");
+        assertThat(journal.reuseVanishedLoadBalancerId("*:30080/TCP", true)).isEmpty();
+        assertThat(journal.reuseVanishedLoadBalancerId("*:30081/TCP", false)).isEmpty();
+        assertThat(journal.reuseVanishedLoadBalancerId("*:30080/TCP", false)).contains("lb-v4");
+    }
+
+    @Test
+    void aTornTailLeftByAFailedAppendIsCutBeforeTheNextRecordSoNoRecordIsLost() throws Exception {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordLoadBalancer("lb-1", "default/web:http", "10.96.0.80:80/TCP");
+        journal.flush();
+        journal.recordLoadBalancer("lb-2", "default/web:http", "10.96.0.81:80/TCP");
+        journal.flush();
+        // What a write that failed part-way (a full disk) leaves when it could not be cut back at once.
+        java.nio.file.Path log = dir.resolve(OwnershipJournal.LOG_NAME);
+        Files.writeString(log, "{\"kind\":\"lb\",\"id\":\"lb-9\",\"lb\":{\"se", StandardOpenOption.APPEND);
+
+        journal.recordLoadBalancer("lb-3", "default/web:http", "10.96.0.82:80/TCP");
+        journal.flush();
+
+        assertThat(Files.readString(log)).doesNotContain("lb-9").endsWith("\n");
+        OwnershipJournal reopened = OwnershipJournal.open(dir);
+        assertThat(reopened.ownership().loadBalancerIds()).containsExactlyInAnyOrder("lb-1", "lb-2", "lb-3");
+        assertThat(Files.readString(log)).as("nothing was damaged, so nothing was rewritten").contains("lb-3");
+    }
 }
