@@ -120,6 +120,18 @@ class ApiServerMonitorTest {
     }
 
     @Test
+    void aReadAnswered500StartsAnOutageAsEvery5xxDoesButA499DoesNot() {
+        monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/services"), 499, null, Duration.ZERO,
+                false));
+        assertThat(monitor.inOutage()).isFalse();
+        monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/services"), 500, null, Duration.ZERO,
+                false));
+        assertThat(monitor.inOutage()).isTrue();
+        assertThat(lines()).containsExactly("WARN The API server https://10.0.0.1:6443/ answers 500 to GET "
+                + "/api/v1/services; Services and EndpointSlices are served from the last known state");
+    }
+
+    @Test
     void failuresAreDescribedInAFewWords() {
         assertThat(ApiServerMonitor.describe(new KubernetesClientException("x", new ConnectException("refused"))))
                 .isEqualTo("connection refused");

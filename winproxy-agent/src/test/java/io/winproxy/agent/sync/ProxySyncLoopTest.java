@@ -220,6 +220,63 @@ class ProxySyncLoopTest {
         overlayLoop.stop();
     }
 
+    @Test
+    void aPartialSyncCountsAsProgressButLeavesTheRestQueuedForHealth() {
+        java.util.concurrent.atomic.AtomicReference<Instant> now =
+                new java.util.concurrent.atomic.AtomicReference<>(Instant.parse("2026-11-26T10:00:00Z"));
+        Clock clock = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now.get();
+            }
+        };
+        ProxierHealth proxier = new ProxierHealth(Duration.ofSeconds(60), clock);
+        ProxyHealthServer partialHealth = new ProxyHealthServer(null, proxier, false, "win-a", AgentMetrics.NOOP,
+                (kind, ns, name, type, reason, message) -> { }, Duration.ofSeconds(1));
+        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
+                NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
+                Instant.EPOCH);
+        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
+                System::nanoTime);
+        List<SyncReport> partial = new ArrayList<>();
+        // An apply bound of 1 ns: every apply runs one step and leaves the rest for the next chunk.
+        ProxySyncLoop chunked = new ProxySyncLoop(engine, dataplane, partialHealth, null, AgentMetrics.NOOP,
+                (kind, ns, name, type, reason, message) -> { }, clock, List.of(IpFamily.IPV4), "win-a",
+                new ProxySyncLoop.Timing(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30),
+                        Duration.ofNanos(1)), new ManualScheduler(), partial::add);
+        chunked.start();
+        chunked.onNodeSynced();
+        chunked.onService(null, web("8080"));
+        chunked.onEndpointSlice(null, slice());
+        // A second Service port: two load balancers, so one step is not the whole plan.
+        chunked.onService(null, new ServiceInfo("default", "api", "ClusterIP", List.of("10.96.0.81"), List.of("IPv4"),
+                List.of(new ServiceInfo.ServicePortSpec("http", "TCP", 80, "8080", 0)), List.of(), List.of(),
+                "None", 0, null, null, 0, null, null));
+        chunked.onEndpointSlice(null, new EndpointSliceInfo("default", "api-1", "api", "IPv4",
+                List.of(new EndpointSliceInfo.SlicePort("http", "TCP", 8080)),
+                List.of(new EndpointSliceInfo.SliceEndpoint(List.of("10.244.1.5"), true, null, null, "win-a", null,
+                        null, null)), null));
+        chunked.onServicesSynced();
+        chunked.onEndpointSlicesSynced();
+        assertThat(chunked.syncOnce()).isFalse();
+        assertThat(partial).singleElement().satisfies(r -> assertThat(r.result().partial()).isTrue());
+        assertThat(proxier.isHealthy()).isTrue();
+
+        // No further chunk runs (the scheduler is stopped): the rest is still queued, so health times out.
+        now.set(now.get().plusSeconds(61));
+        assertThat(proxier.isHealthy()).as("the rest of a partial sync is still pending").isFalse();
+    }
+
     private ProxySyncLoop newLoop(NodeNetworkFactory nodeNetworks) {
         EventRecorder recorder = (kind, ns, name, type, reason, message) -> { };
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
