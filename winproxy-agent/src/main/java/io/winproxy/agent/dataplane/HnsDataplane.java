@@ -160,7 +160,7 @@ public final class HnsDataplane {
             return false;
         }
         String canonical = HcnTranslator.canonicalIp(sourceVip);
-        boolean present = cache.endpoints.values().stream().anyMatch(e -> !e.remote() && e.ips().contains(canonical));
+        boolean present = cache.endpoints().values().stream().anyMatch(e -> !e.remote() && e.ips().contains(canonical));
         if (present) {
             return false;
         }

@@ -24,7 +24,9 @@ final class HostCache {
      * The endpoints winproxy does not own, by ID, as read once (in the order first seen). Owned remote endpoints are
      * not kept here: the journal describes them.
      */
-    final Map<String, ObservedEndpoint> endpoints = new LinkedHashMap<>();
+    private final Map<String, ObservedEndpoint> endpoints = new LinkedHashMap<>();
+    /** Counts changes of {@link #endpoints}. */
+    private long endpointsVersion;
     /** The documents read of local endpoints (the CNI's, the source VIP's). */
     private final Map<String, HostComputeEndpoint> endpointDocs = new LinkedHashMap<>();
     /**
@@ -48,6 +50,7 @@ final class HostCache {
     /** Forgets every document (the network was recreated). */
     void clear() {
         endpoints.clear();
+        endpointsVersion++;
         endpointDocs.clear();
         endpointDocsView = null;
         lbDocs.clear();
@@ -82,7 +85,17 @@ final class HostCache {
             endpointDocsView = null;
         }
         endpoints.put(observed.id(), observed);
+        endpointsVersion++;
         return observed;
+    }
+
+    /** The endpoints winproxy does not own, as read (unmodifiable view). */
+    Map<String, ObservedEndpoint> endpoints() {
+        return java.util.Collections.unmodifiableMap(endpoints);
+    }
+
+    long endpointsVersion() {
+        return endpointsVersion;
     }
 
     /** Whether the endpoint is a local one (the CNI's; never deleted by winproxy). */
@@ -105,7 +118,9 @@ final class HostCache {
     }
 
     void deletedEndpoint(String id) {
-        endpoints.remove(id);
+        if (endpoints.remove(id) != null) {
+            endpointsVersion++;
+        }
         if (endpointDocs.remove(id) != null) {
             endpointDocsView = null;
         }

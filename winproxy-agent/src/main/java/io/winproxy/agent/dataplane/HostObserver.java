@@ -45,6 +45,9 @@ final class HostObserver {
     private Set<LoadBalancerKey> changedKeys = new HashSet<>();
     private Set<String> changedIps = new HashSet<>();
     private boolean changedEverything = true;
+    private List<ObservedEndpoint> endpointList;
+    private long listJournalVersion;
+    private long listCacheVersion;
     /** Every endpoint as the last observe saw it, until the executor takes it. */
     private List<ObservedEndpoint> lastObserved = List.of();
 
@@ -100,13 +103,7 @@ final class HostObserver {
             readForDrift(id, drifted, driftedEndpoints);
         }
 
-        List<ObservedEndpoint> observedEndpoints = new ArrayList<>(cache.endpoints.size()
-                + journal.remoteEndpointCount());
-        observedEndpoints.addAll(cache.endpoints.values());
-        journal.forEachRemoteEndpoint((id, entry) -> {
-            ObservedEndpoint read = driftedEndpoints.get(id);
-            observedEndpoints.add(read != null ? read : HcnTranslator.toObserved(id, entry));
-        });
+        List<ObservedEndpoint> observedEndpoints = endpointList(driftedEndpoints);
         lastObserved = observedEndpoints;
         List<ObservedLoadBalancer> observedLbs = new ArrayList<>(lbIds.ids().size());
         for (String id : lbIds.ids()) {
@@ -126,10 +123,39 @@ final class HostObserver {
         return new ObservedState(observedEndpoints, observedLbs);
     }
 
+    /**
+     * Every endpoint: the ones read (not owned), then the owned ones as the journal describes them (or as re-read for
+     * drift). The same immutable list as last time when neither changed, so that a sync without change costs no pass
+     * over 100,000 endpoints here (nor in {@link ObservedState}'s copy).
+     */
+    private List<ObservedEndpoint> endpointList(Map<String, ObservedEndpoint> drifted) {
+        long journalVersion = journal.remoteEndpointsVersion();
+        long cacheVersion = cache.endpointsVersion();
+        if (drifted.isEmpty() && endpointList != null && journalVersion == listJournalVersion
+                && cacheVersion == listCacheVersion) {
+            return endpointList;
+        }
+        List<ObservedEndpoint> out = new ArrayList<>(cache.endpoints().size() + journal.remoteEndpointCount());
+        out.addAll(cache.endpoints().values());
+        journal.forEachRemoteEndpoint((id, entry) -> {
+            ObservedEndpoint read = drifted.get(id);
+            out.add(read != null ? read : HcnTranslator.toObserved(id, entry));
+        });
+        List<ObservedEndpoint> list = List.copyOf(out);
+        if (drifted.isEmpty()) {
+            endpointList = list;
+            listJournalVersion = journalVersion;
+            listCacheVersion = cacheVersion;
+        } else {
+            endpointList = null;
+        }
+        return list;
+    }
+
     private void observeEndpoints(HostComputeNetwork current, boolean fresh) {
         EnumeratedIds.Diff diff = endpointIds.update(hns.listEndpointIds(current.id()));
         for (String id : diff.vanished()) {
-            ObservedEndpoint known = cache.endpoints.get(id);
+            ObservedEndpoint known = cache.endpoints().get(id);
             if (known != null) {
                 changedIps.addAll(known.ips());
                 cache.deletedEndpoint(id);
@@ -315,7 +341,7 @@ final class HostObserver {
 
     /** The IPs of an endpoint (lower-case ID): read, or owned and described by the journal; null when unknown. */
     private List<String> ipsOf(String id) {
-        ObservedEndpoint read = cache.endpoints.get(id);
+        ObservedEndpoint read = cache.endpoints().get(id);
         if (read != null) {
             return read.ips();
         }

@@ -121,6 +121,8 @@ public final class OwnershipJournal {
     private final Clock clock;
     private final List<Change> pending = new ArrayList<>();
     private final Set<String> recordedLbs = new LinkedHashSet<>();
+    /** Counts changes of the owned remote endpoints, so that readers can tell cheaply whether they changed. */
+    private long remoteEndpointsVersion;
     private final Set<String> recordedEps = new LinkedHashSet<>();
     private int logLines;
     private boolean snapshotStale;
@@ -274,6 +276,7 @@ public final class OwnershipJournal {
         if (!entry.equals(remoteEndpoints.put(key, entry))) {
             pending.add(new Change("ep", key, null, entry, null));
             recordedEps.add(key);
+            remoteEndpointsVersion++;
         }
     }
 
@@ -303,6 +306,7 @@ public final class OwnershipJournal {
         String key = HnsIds.normalize(id);
         if (remoteEndpoints.remove(key) != null) {
             pending.add(new Change("ep", key, null, null, null));
+            remoteEndpointsVersion++;
         }
     }
 
@@ -464,6 +468,11 @@ public final class OwnershipJournal {
     /** Calls {@code action} with every owned remote endpoint (lower-case ID), without copying the journal. */
     public void forEachRemoteEndpoint(java.util.function.BiConsumer<String, RemoteEndpointEntry> action) {
         remoteEndpoints.forEach(action);
+    }
+
+    /** Changes whenever an owned remote endpoint is recorded or forgotten. */
+    public long remoteEndpointsVersion() {
+        return remoteEndpointsVersion;
     }
 
     public int loadBalancerCount() {
