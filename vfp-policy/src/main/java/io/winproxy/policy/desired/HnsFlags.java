@@ -12,6 +12,10 @@ public final class HnsFlags {
     public static final int PM_USE_MUX = 4;
     public static final int PM_PRESERVE_DIP = 8;
     public static final int PM_VIP_EXTERNAL_IP = 16;
+    /** Every load-balancer flag bit winproxy writes or understands; HNS may report others (ignored). */
+    public static final int LB_KNOWN = LB_DSR | LB_IPV6;
+    /** Every port-mapping flag bit winproxy writes or understands. */
+    public static final int PM_KNOWN = PM_ILB | PM_LOCAL_ROUTED_VIP | PM_USE_MUX | PM_PRESERVE_DIP | PM_VIP_EXTERNAL_IP;
     public static final int DISTRIBUTION_NONE = 0;
     public static final int DISTRIBUTION_SOURCE_IP_PROTOCOL = 1;
     public static final int DISTRIBUTION_SOURCE_IP = 2;

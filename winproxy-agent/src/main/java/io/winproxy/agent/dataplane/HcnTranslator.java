@@ -11,6 +11,7 @@ import io.winproxy.hns.model.LoadBalancerPortMapping;
 import io.winproxy.hns.model.SchemaVersion;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
+import io.winproxy.policy.desired.HnsFlags;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.LoggerFactory;
 
 /** Pure translation between HCN documents and the policy vocabulary, in both directions. No I/O, no state. */
 public final class HcnTranslator {
@@ -148,9 +150,11 @@ public final class HcnTranslator {
                 key = new LoadBalancerKey(family, vip, protocol.get(), pm.externalPort());
             }
             internalPort = pm.internalPort();
-            portMappingFlags = pm.flags();
+            portMappingFlags = pm.flags() & HnsFlags.PM_KNOWN;
             distribution = pm.distributionType();
+            unknownFlags(lb, 0, pm.flags() & ~HnsFlags.PM_KNOWN);
         }
+        unknownFlags(lb, lb.flags() & ~HnsFlags.LB_KNOWN, 0);
         List<String> backendIps = new ArrayList<>();
         for (String endpointId : lb.hostComputeEndpoints()) {
             List<String> ips = ipsOfEndpoint.apply(HnsIds.normalize(endpointId));
@@ -163,7 +167,23 @@ public final class HcnTranslator {
         backendIps.sort(null);
         List<String> endpointIds = lb.hostComputeEndpoints().stream().map(HnsIds::normalize).toList();
         return new ObservedLoadBalancer(HnsIds.normalize(lb.id()), key, internalPort, endpointIds, backendIps,
-                canonicalIp(lb.sourceVip()), lb.flags(), portMappingFlags, distribution);
+                canonicalIp(lb.sourceVip()), lb.flags() & HnsFlags.LB_KNOWN, portMappingFlags, distribution);
+    }
+
+    /** Whether the unknown flag bits of a read-back were logged (once per process). */
+    private static final java.util.concurrent.atomic.AtomicBoolean UNKNOWN_FLAGS_LOGGED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * HNS may report flag bits winproxy never wrote (versions add their own); they are left out of every comparison,
+     * and said once.
+     */
+    private static void unknownFlags(HostComputeLoadBalancer lb, int lbBits, int pmBits) {
+        if ((lbBits != 0 || pmBits != 0) && UNKNOWN_FLAGS_LOGGED.compareAndSet(false, true)) {
+            LoggerFactory.getLogger(HcnTranslator.class).info("HNS reports flag bits winproxy does not write "
+                    + "(load balancer {}: flags 0x{}, port-mapping flags 0x{}); they are ignored when comparing what "
+                    + "HNS holds with what is wanted", lb.id(), Integer.toHexString(lbBits), Integer.toHexString(pmBits));
+        }
     }
 
     /**

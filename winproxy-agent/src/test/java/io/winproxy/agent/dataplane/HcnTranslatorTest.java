@@ -59,6 +59,21 @@ class HcnTranslatorTest {
     }
 
     @Test
+    void flagBitsWinproxyDoesNotWriteAreLeftOutOfTheObservedLoadBalancerSoTheyNeverCountAsADifference() {
+        DesiredLoadBalancer desired = new DesiredLoadBalancer(WEB, LoadBalancerKind.CLUSTER_IP,
+                new LoadBalancerKey(IpFamily.IPV4, "10.96.0.10", Protocol.TCP, 80), 8080, List.of("10.244.1.5"),
+                "", DesiredLoadBalancer.FLAG_DSR, 16, 0);
+        // What an HNS version that adds bits of its own reads back (the emulator's extra-flags variant).
+        HostComputeLoadBalancer hcn = new HostComputeLoadBalancer("lb-1", List.of("EP-A"), "",
+                List.of("10.96.0.10"), List.of(new LoadBalancerPortMapping(6, 8080, 80, 0, 16 | 0x4000)),
+                SchemaVersion.V2, 1 | 0x100);
+        var observed = HcnTranslator.toObserved(hcn, Map.of("ep-a", List.of("10.244.1.5")));
+        assertThat(observed.flags()).isEqualTo(1);
+        assertThat(observed.portMappingFlags()).isEqualTo(16);
+        assertThat(io.winproxy.policy.plan.PlanCalculator.identical(observed, desired)).isTrue();
+    }
+
+    @Test
     void aLoadBalancerWithSeveralPortMappingsHasNoKeyAndIsNeverAdopted() {
         HostComputeLoadBalancer hcn = new HostComputeLoadBalancer("lb-1", List.of(), "", List.of("10.96.0.10"),
                 List.of(new LoadBalancerPortMapping(6, 80, 80, 0, 0), new LoadBalancerPortMapping(6, 81, 81, 0, 0)),
