@@ -2,16 +2,14 @@ package io.winproxy.agent.dataplane;
 
 import io.winproxy.policy.plan.HnsIds;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The IDs of one kind of HNS object as the last enumerate listed them, compared with the next enumerate at a cost
- * proportional to what changed plus one pass over the list: an unchanged list (the usual case) is recognised by one
- * sequential comparison; otherwise each listed ID is looked up by its text as HNS returned it, and only IDs never
- * seen before are normalised ({@link HnsIds#normalize}). No per-sync set of all IDs is built.
+ * The IDs of one kind of HNS object as the last enumerate listed them, compared with the next enumerate in one pass
+ * over the list, without allocating per listed ID and without building a set per sync: each ID as HNS spells it is
+ * looked up in an open-addressing table of the known (lower-case) IDs by a case-insensitive hash and comparison, so
+ * only an ID never seen before is normalised ({@link HnsIds#normalize}). The table holds one reference and one int per
+ * slot (about 100 bytes an ID with the ID's own string), so 110,000 IDs cost about 11 MB.
  *
  * <p>Not thread-safe: the sync thread only.
  */
@@ -25,77 +23,51 @@ final class EnumeratedIds {
         }
     }
 
-    /** One object, whatever the letter case HNS spells its ID in. */
-    private static final class Id {
-        final String id;
-        int generation;
-
-        Id(String id) {
-            this.id = id;
-        }
-    }
-
-    /** One spelling of an ID as listed. */
-    private static final class Spelling {
-        final Id of;
-        int generation;
-
-        Spelling(Id of) {
-            this.of = of;
-        }
-    }
-
-    private List<String> lastListed = List.of();
-    private final Map<String, Spelling> bySpelling = new HashMap<>();
-    private final Map<String, Id> present = new HashMap<>();
-    /** The lower-case IDs, in the order listed (rebuilt only when the list changed). */
-    private List<String> ids = List.of();
+    private String[] keys = new String[16];
+    /** The generation (enumerate) in which each slot's ID was last listed. */
+    private int[] seen = new int[16];
+    private int size;
     private int generation;
+    /** The IDs in the order the last enumerate listed them (the strings of the table). */
+    private List<String> ids = List.of();
 
     /** Takes the IDs an enumerate listed (as HNS spells them) and says what changed. */
     Diff update(List<String> listed) {
-        if (listed.equals(lastListed)) {
-            return Diff.NONE;
-        }
         generation++;
-        List<String> appeared = new ArrayList<>();
+        List<String> appeared = null;
         List<String> order = new ArrayList<>(listed.size());
-        int spellingsSeen = 0;
+        int listedKnown = 0;
         for (String text : listed) {
-            Spelling spelling = bySpelling.get(text);
-            if (spelling == null) {
+            int slot = find(text);
+            if (slot < 0) {
                 String id = HnsIds.normalize(text);
-                Id known = present.get(id);
-                if (known == null) {
-                    known = new Id(id);
-                    present.put(id, known);
-                    appeared.add(id);
+                slot = insert(id);
+                if (appeared == null) {
+                    appeared = new ArrayList<>();
                 }
-                spelling = new Spelling(known);
-                bySpelling.put(text, spelling);
+                appeared.add(id);
+            } else if (seen[slot] != generation) {
+                listedKnown++;
+            } else {
+                continue; // listed twice
             }
-            if (spelling.generation != generation) {
-                spelling.generation = generation;
-                spellingsSeen++;
-            }
-            spelling.of.generation = generation;
-            order.add(spelling.of.id);
+            seen[slot] = generation;
+            order.add(keys[slot]);
         }
-        List<String> vanished = new ArrayList<>();
-        if (spellingsSeen < bySpelling.size()) {
-            for (Iterator<Spelling> it = bySpelling.values().iterator(); it.hasNext(); ) {
-                Spelling spelling = it.next();
-                if (spelling.generation != generation) {
-                    it.remove();
-                    if (spelling.of.generation != generation && present.remove(spelling.of.id) != null) {
-                        vanished.add(spelling.of.id);
-                    }
+        List<String> vanished = null;
+        int known = size - (appeared == null ? 0 : appeared.size());
+        if (listedKnown < known) {
+            vanished = new ArrayList<>(known - listedKnown);
+            for (int slot = 0; slot < keys.length; slot++) {
+                while (keys[slot] != null && seen[slot] != generation) {
+                    vanished.add(keys[slot]);
+                    remove(slot); // shifts a later entry into this slot: look at it again
                 }
             }
         }
-        lastListed = List.copyOf(listed);
         ids = order;
-        return new Diff(appeared, vanished);
+        return appeared == null && vanished == null ? Diff.NONE
+                : new Diff(appeared == null ? List.of() : appeared, vanished == null ? List.of() : vanished);
     }
 
     /** The IDs listed by the last enumerate (lower-case, in order). */
@@ -103,15 +75,85 @@ final class EnumeratedIds {
         return ids;
     }
 
+    /** Whether the last enumerate listed the ID (lower-case). */
     boolean contains(String id) {
-        return present.containsKey(id);
+        return find(id) >= 0;
     }
 
     /** Forgets everything: the next enumerate lists every ID as appeared. */
     void clear() {
-        lastListed = List.of();
-        bySpelling.clear();
-        present.clear();
+        keys = new String[16];
+        seen = new int[16];
+        size = 0;
         ids = List.of();
+    }
+
+    // ---- open addressing (linear probing, backward-shift deletion), keyed case-insensitively -------------------
+
+    private static int hash(String s) {
+        int h = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            h = 31 * h + c;
+        }
+        return h ^ (h >>> 16);
+    }
+
+    private int find(String text) {
+        int mask = keys.length - 1;
+        for (int slot = hash(text) & mask; keys[slot] != null; slot = (slot + 1) & mask) {
+            if (keys[slot].length() == text.length() && keys[slot].equalsIgnoreCase(text)) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    private int insert(String id) {
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        int mask = keys.length - 1;
+        int slot = hash(id) & mask;
+        while (keys[slot] != null) {
+            slot = (slot + 1) & mask;
+        }
+        keys[slot] = id;
+        size++;
+        return slot;
+    }
+
+    private void grow() {
+        String[] oldKeys = keys;
+        int[] oldSeen = seen;
+        keys = new String[oldKeys.length * 2];
+        seen = new int[oldKeys.length * 2];
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != null) {
+                seen[insert(oldKeys[i])] = oldSeen[i];
+            }
+        }
+    }
+
+    private void remove(int slot) {
+        int mask = keys.length - 1;
+        keys[slot] = null;
+        size--;
+        int hole = slot;
+        for (int next = (slot + 1) & mask; keys[next] != null; next = (next + 1) & mask) {
+            int home = hash(keys[next]) & mask;
+            // Move the entry back into the hole unless its home lies cyclically in (hole, next].
+            boolean homeAfterHole = hole <= next ? home > hole && home <= next : home > hole || home <= next;
+            if (!homeAfterHole) {
+                keys[hole] = keys[next];
+                seen[hole] = seen[next];
+                keys[next] = null;
+                hole = next;
+            }
+        }
     }
 }

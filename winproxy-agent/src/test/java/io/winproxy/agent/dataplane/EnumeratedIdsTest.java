@@ -58,4 +58,41 @@ class EnumeratedIdsTest {
         ids.clear();
         assertThat(ids.update(List.of(A)).appeared()).containsExactly(A.toLowerCase());
     }
+
+    @Test
+    void randomEnumeratesAgreeWithASetOfTheSameIdsWhateverGrowsShrinksOrWrapsAround() {
+        java.util.Random random = new java.util.Random(20261126);
+        EnumeratedIds ids = new EnumeratedIds();
+        java.util.Set<String> reference = new java.util.LinkedHashSet<>();
+        for (int round = 0; round < 300; round++) {
+            java.util.Set<String> next = new java.util.LinkedHashSet<>(reference);
+            for (int i = random.nextInt(40); i > 0 && !next.isEmpty(); i--) {
+                next.remove(new ArrayList<>(next).get(random.nextInt(next.size())));
+            }
+            for (int i = random.nextInt(40); i > 0; i--) {
+                next.add(java.util.UUID.randomUUID().toString());
+            }
+            List<String> listed = new ArrayList<>();
+            for (String id : next) {
+                listed.add(random.nextBoolean() ? id.toUpperCase(java.util.Locale.ROOT) : id);
+            }
+            java.util.Collections.shuffle(listed, random);
+            EnumeratedIds.Diff diff = ids.update(listed);
+
+            java.util.Set<String> appeared = new java.util.HashSet<>(next);
+            appeared.removeAll(reference);
+            java.util.Set<String> vanished = new java.util.HashSet<>(reference);
+            vanished.removeAll(next);
+            assertThat(diff.appeared()).as("round %d", round).containsExactlyInAnyOrderElementsOf(appeared);
+            assertThat(diff.vanished()).as("round %d", round).containsExactlyInAnyOrderElementsOf(vanished);
+            assertThat(ids.ids()).containsExactlyInAnyOrderElementsOf(next);
+            for (String id : next) {
+                assertThat(ids.contains(id)).isTrue();
+            }
+            for (String id : vanished) {
+                assertThat(ids.contains(id)).isFalse();
+            }
+            reference = next;
+        }
+    }
 }
