@@ -105,11 +105,30 @@ final class EnumeratedIds {
     private int find(String text) {
         int mask = keys.length - 1;
         for (int slot = hash(text) & mask; keys[slot] != null; slot = (slot + 1) & mask) {
-            if (keys[slot].length() == text.length() && keys[slot].equalsIgnoreCase(text)) {
+            if (sameId(keys[slot], text)) {
                 return slot;
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether {@code text} spells the lower-case {@code id} in any letter case: an ASCII comparison (GUIDs are hex),
+     * several times cheaper than {@link String#equalsIgnoreCase}'s Unicode folding on 110,000 IDs a sync.
+     */
+    private static boolean sameId(String id, String text) {
+        int n = id.length();
+        if (n != text.length()) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char a = id.charAt(i);
+            char b = text.charAt(i);
+            if (a != b && !(b >= 'A' && b <= 'Z' && b + ('a' - 'A') == a)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int insert(String id) {
