@@ -51,11 +51,22 @@ final class HostObserver {
     /** Every endpoint as the last observe saw it, until the executor takes it. */
     private List<ObservedEndpoint> lastObserved = List.of();
 
+    /** The owned remote endpoints as the journal describes them, kept current as the journal changes. */
+    private final Map<String, ObservedEndpoint> ownedViews = new java.util.LinkedHashMap<>();
+
     HostObserver(HnsClient hns, String networkName, OwnershipJournal journal, HostCache cache) {
         this.hns = hns;
         this.networkName = networkName;
         this.journal = journal;
         this.cache = cache;
+        journal.forEachRemoteEndpoint((id, entry) -> ownedViews.put(id, HcnTranslator.toObserved(id, entry)));
+        journal.onRemoteEndpointChange((id, entry) -> {
+            if (entry == null) {
+                ownedViews.remove(id);
+            } else {
+                ownedViews.put(id, HcnTranslator.toObserved(id, entry));
+            }
+        });
     }
 
     Optional<HostComputeNetwork> network() {
@@ -126,7 +137,8 @@ final class HostObserver {
     /**
      * Every endpoint: the ones read (not owned), then the owned ones as the journal describes them (or as re-read for
      * drift). The same immutable list as last time when neither changed, so that a sync without change costs no pass
-     * over 100,000 endpoints here (nor in {@link ObservedState}'s copy).
+     * over 100,000 endpoints here (nor in {@link ObservedState}'s copy); otherwise a copy of references to views kept
+     * current as the journal changes, with no object made per endpoint.
      */
     private List<ObservedEndpoint> endpointList(Map<String, ObservedEndpoint> drifted) {
         long journalVersion = journal.remoteEndpointsVersion();
@@ -137,10 +149,11 @@ final class HostObserver {
         }
         List<ObservedEndpoint> out = new ArrayList<>(cache.endpoints().size() + journal.remoteEndpointCount());
         out.addAll(cache.endpoints().values());
-        journal.forEachRemoteEndpoint((id, entry) -> {
-            ObservedEndpoint read = drifted.get(id);
-            out.add(read != null ? read : HcnTranslator.toObserved(id, entry));
-        });
+        if (drifted.isEmpty()) {
+            out.addAll(ownedViews.values());
+        } else {
+            ownedViews.forEach((id, view) -> out.add(drifted.getOrDefault(id, view)));
+        }
         List<ObservedEndpoint> list = List.copyOf(out);
         if (drifted.isEmpty()) {
             endpointList = list;

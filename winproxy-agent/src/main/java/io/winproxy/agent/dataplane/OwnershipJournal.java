@@ -123,6 +123,8 @@ public final class OwnershipJournal {
     private final Set<String> recordedLbs = new LinkedHashSet<>();
     /** Counts changes of the owned remote endpoints, so that readers can tell cheaply whether they changed. */
     private long remoteEndpointsVersion;
+    /** Told of every owned remote endpoint recorded (with its entry) or forgotten (null). */
+    private java.util.function.BiConsumer<String, RemoteEndpointEntry> remoteEndpointListener = (id, entry) -> { };
     private final Set<String> recordedEps = new LinkedHashSet<>();
     private int logLines;
     private boolean snapshotStale;
@@ -277,6 +279,7 @@ public final class OwnershipJournal {
             pending.add(new Change("ep", key, null, entry, null));
             recordedEps.add(key);
             remoteEndpointsVersion++;
+            remoteEndpointListener.accept(key, entry);
         }
     }
 
@@ -307,6 +310,7 @@ public final class OwnershipJournal {
         if (remoteEndpoints.remove(key) != null) {
             pending.add(new Change("ep", key, null, null, null));
             remoteEndpointsVersion++;
+            remoteEndpointListener.accept(key, null);
         }
     }
 
@@ -468,6 +472,14 @@ public final class OwnershipJournal {
     /** Calls {@code action} with every owned remote endpoint (lower-case ID), without copying the journal. */
     public void forEachRemoteEndpoint(java.util.function.BiConsumer<String, RemoteEndpointEntry> action) {
         remoteEndpoints.forEach(action);
+    }
+
+    /**
+     * Tells {@code listener} of every owned remote endpoint recorded from now on (lower-case ID and entry) or forgotten
+     * (entry null); one listener (the dataplane's observer, which keeps its view of owned endpoints current with it).
+     */
+    public void onRemoteEndpointChange(java.util.function.BiConsumer<String, RemoteEndpointEntry> listener) {
+        this.remoteEndpointListener = listener;
     }
 
     /** Changes whenever an owned remote endpoint is recorded or forgotten. */
