@@ -8,6 +8,8 @@ import ch.qos.logback.core.LayoutBase;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -86,8 +88,22 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
      */
     static String epochMillis(Instant t) {
         long nanos = t.getEpochSecond() * 1_000_000_000L + t.getNano();
-        double millis = nanos / 1e6;
-        return new BigDecimal(Double.toString(millis)).stripTrailingZeros().toPlainString();
+        return shortest(nanos / 1e6);
+    }
+
+    /**
+     * Go's {@code strconv.FormatFloat(f, 'f', -1, 64)}: the fewest digits that read back as the same double (the
+     * nearest such decimal), without an exponent. ({@code Double.toString} is not always shortest before Java 19.)
+     */
+    static String shortest(double value) {
+        BigDecimal exact = new BigDecimal(value);
+        for (int digits = 1; digits <= 17; digits++) {
+            BigDecimal rounded = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+            if (rounded.doubleValue() == value) {
+                return rounded.stripTrailingZeros().toPlainString();
+            }
+        }
+        return exact.stripTrailingZeros().toPlainString();
     }
 
     private static void value(StringBuilder out, Object value) {
@@ -131,9 +147,27 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
         }
     }
 
+    /** A JSON string; a lone surrogate (not encodable) becomes U+FFFD, as zap writes invalid UTF-8. */
     private static void string(StringBuilder out, String value) {
         out.append('"');
-        JsonStringEncoder.getInstance().quoteAsString(value == null ? "" : value, out);
+        JsonStringEncoder.getInstance().quoteAsString(wellFormed(value == null ? "" : value), out);
         out.append('"');
+    }
+
+    private static String wellFormed(String s) {
+        StringBuilder fixed = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean lone = Character.isHighSurrogate(c)
+                    ? i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))
+                    : Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(s.charAt(i - 1)));
+            if (lone && fixed == null) {
+                fixed = new StringBuilder(s.substring(0, i));
+            }
+            if (fixed != null) {
+                fixed.append(lone ? '\ufffd' : c);
+            }
+        }
+        return fixed == null ? s : fixed.toString();
     }
 }
