@@ -109,7 +109,7 @@ public final class Main {
             Thread.currentThread().interrupt();
             return EXIT_FAILURE;
         }
-        logger.debug("Command failed", e);
+        logger.atDebug().setMessage("Command failed").setCause(e).log();
         return fail(argv, e.getMessage() != null ? e.getMessage() : e.toString(), EXIT_FAILURE);
     }
 

@@ -12,6 +12,7 @@ import static org.mockito.Mockito.when;
 
 import io.winproxy.agent.cli.CliContext;
 import io.winproxy.agent.cli.ShutdownSignal;
+import io.winproxy.agent.logging.KlogValues;
 import io.winproxy.agent.winsvc.EventLogApi;
 import io.winproxy.agent.winsvc.StartupFailureReporter;
 import io.winproxy.agent.winsvc.WindowsServiceException;
@@ -132,7 +133,7 @@ class MainTest {
 
         assertThat(code).isEqualTo(Main.EXIT_USAGE);
         assertThat(Files.readString(log)).isEqualTo(String.format("E1123 08:50:30.000000 %7d Main.java:0] ",
-                ProcessHandle.current().pid()) + err().strip() + System.lineSeparator());
+                ProcessHandle.current().pid()) + KlogValues.quote(err().strip()) + System.lineSeparator());
         verify(eventLog, never()).report(anyString(), anyInt(), anyInt(), anyString());
     }
 
@@ -147,7 +148,7 @@ class MainTest {
             errorFile = files.filter(f -> f.getFileName().toString().contains(".log.ERROR.20261123-085030."))
                     .findFirst().orElseThrow();
         }
-        assertThat(Files.readString(errorFile)).contains(err().strip());
+        assertThat(Files.readString(errorFile)).contains(KlogValues.quote(err().strip()));
     }
 
     @Test

@@ -123,7 +123,8 @@ public final class EmulatedHost {
                 EmulatorRules.checkNetworkCreate(store, desired);
                 stored = desired.withId(store.newId());
                 store.put(stored);
-                logger.info("Emulated CNI created {} network {} ({})", type.hcnType(), networkName, stored.id());
+                logger.atInfo().setMessage("Emulated CNI created the network").addKeyValue("type", type.hcnType())
+                        .addKeyValue("network", networkName).addKeyValue("networkID", stored.id()).log();
             }
             return stored;
         });

@@ -289,10 +289,11 @@ public final class HnsEmulator implements HnsClient {
                 PendingRehydration pending = store.rehydration();
                 store.setRehydration(pending == null ? dropped : pending.plus(dropped));
             }
-            logger.info("Emulated HNS restart dropped {} load balancers and {} remote endpoints{}", lbs.size(),
-                    remote.size(), restart.rehydration() == HnsRestart.Rehydration.NONE ? ""
-                            : "; they will be rehydrated " + (restart.rehydration() == HnsRestart.Rehydration.ON_COMMAND
-                            ? "on command" : "in " + restart.rehydrateAfter().toMillis() + " ms"));
+            logger.atInfo().setMessage("Emulated HNS restart dropped load balancers and remote endpoints")
+                    .addKeyValue("loadBalancers", lbs.size()).addKeyValue("remoteEndpoints", remote.size())
+                    .addKeyValue("rehydration", restart.rehydration() == HnsRestart.Rehydration.NONE ? "none"
+                            : restart.rehydration() == HnsRestart.Rehydration.ON_COMMAND ? "on command"
+                            : "in " + restart.rehydrateAfter().toMillis() + "ms").log();
             return new HnsRestart.Counts(lbs.size(), remote.size());
         });
     }
@@ -334,7 +335,8 @@ public final class HnsEmulator implements HnsClient {
                 lbs++;
             }
         }
-        logger.info("Emulated HNS rehydrated {} load balancers and {} remote endpoints with their old IDs", lbs, eps);
+        logger.atInfo().setMessage("Emulated HNS rehydrated load balancers and remote endpoints with their old IDs")
+                .addKeyValue("loadBalancers", lbs).addKeyValue("remoteEndpoints", eps).log();
         return new HnsRestart.Counts(lbs, eps);
     }
 
@@ -577,7 +579,8 @@ public final class HnsEmulator implements HnsClient {
             try {
                 calls.call(HnsCall.CLOSE, HnsObjectKind.NETWORK);
             } catch (HnsException e) {
-                logger.debug("emulated HcnCloseNetwork failed: {}", e.getMessage());
+                logger.atDebug().setMessage("Emulated HcnCloseNetwork failed").addKeyValue("err", e.getMessage())
+                        .log();
             }
         }
     }

@@ -141,7 +141,8 @@ final class NativeCalls {
 
     HnsException failure(HnsCall call, HnsObjectKind kind, int hresult, String message) {
         journal.recordFailure(hresult);
-        logger.debug("emulated {} failed: {} {}", kind.exportName(call), HResults.describe(hresult), message);
+        logger.atDebug().setMessage("Emulated call failed").addKeyValue("call", kind.exportName(call))
+                .addKeyValue("hresult", HResults.describe(hresult)).addKeyValue("err", message).log();
         return new HnsException(hresult, kind.exportName(call), errorRecord(hresult, message));
     }
 

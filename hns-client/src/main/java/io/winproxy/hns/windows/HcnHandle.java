@@ -40,7 +40,8 @@ public final class HcnHandle implements AutoCloseable {
     public void close() {
         int hresult = release();
         if (hresult < 0) {
-            logger.warn("{} failed: 0x{}", closeOperation, String.format(Locale.ROOT, "%08X", hresult));
+            logger.atWarn().setMessage("Closing an HNS handle failed").addKeyValue("operation", closeOperation)
+                    .addKeyValue("hresult", "0x" + String.format(Locale.ROOT, "%08X", hresult)).log();
         }
     }
 

@@ -45,11 +45,14 @@ final class HcnNetworkSession implements NetworkSession {
         try {
             int hresult = network.release();
             if (hresult < 0) {
-                logger.debug("{} of network {} failed: 0x{}", network.closeOperation(), networkId,
-                        String.format(Locale.ROOT, "%08X", hresult));
+                logger.atDebug().setMessage("Closing the network handle failed")
+                        .addKeyValue("operation", network.closeOperation()).addKeyValue("networkID", networkId)
+                        .addKeyValue("hresult", "0x" + String.format(Locale.ROOT, "%08X", hresult)).log();
             }
         } catch (RuntimeException e) {
-            logger.debug("{} of network {} failed", network.closeOperation(), networkId, e);
+            logger.atDebug().setMessage("Closing the network handle failed")
+                    .addKeyValue("operation", network.closeOperation()).addKeyValue("networkID", networkId)
+                    .setCause(e).log();
         }
     }
 }

@@ -28,7 +28,8 @@ final class NativeCallReporter {
         try {
             current.nativeCall(function);
         } catch (RuntimeException e) {
-            logger.warn("native call listener failed on {}; the call proceeds", function, e);
+            logger.atWarn().setMessage("Native call listener failed; the call proceeds")
+                    .addKeyValue("function", function).setCause(e).log();
         }
     }
 }

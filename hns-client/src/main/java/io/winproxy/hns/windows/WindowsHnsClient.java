@@ -107,7 +107,8 @@ public final class WindowsHnsClient implements HnsClient {
             if (capabilities == null) {
                 HnsVersion version = vmCompute.version();
                 capabilities = HnsFeatures.forVersion(version);
-                logger.info("HNS version {}: {}", version, capabilities);
+                logger.atInfo().setMessage("HNS version").addKeyValue("version", version)
+                        .addKeyValue("capabilities", capabilities).log();
             }
             return capabilities;
         }
@@ -364,7 +365,8 @@ public final class WindowsHnsClient implements HnsClient {
         if (!e.isNotFound()) {
             throw e;
         }
-        logger.debug("{} {} vanished between enumerate and query ({}), skipped", what, id, e.hresultName());
+        logger.atDebug().setMessage("Object vanished between enumerate and query, skipped").addKeyValue("kind", what)
+                .addKeyValue("id", id).addKeyValue("hresult", e.hresultName()).log();
         return Optional.empty();
     }
 

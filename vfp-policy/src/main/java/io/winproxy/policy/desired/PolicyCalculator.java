@@ -117,8 +117,9 @@ public final class PolicyCalculator {
             }
         }
         lastRecomputed = recomputed;
-        logger.debug("Policy for {} service ports, {} looked at, {} recomputed", all.size(),
-                candidates == null ? all.size() : candidates.size(), recomputed);
+        logger.atDebug().setMessage("Policy computed").addKeyValue("servicePorts", all.size())
+                .addKeyValue("lookedAt", candidates == null ? all.size() : candidates.size())
+                .addKeyValue("recomputed", recomputed).log();
         return assembler.snapshot(inputWarnings);
     }
 

@@ -117,7 +117,8 @@ public final class EndpointsChangeTracker {
         }
         if (slice.serviceName() == null || slice.serviceName().isEmpty() || slice.namespace() == null
                 || slice.namespace().isEmpty() || slice.name() == null || slice.name().isEmpty()) {
-            logger.debug("Ignoring EndpointSlice {} without service-name label, namespace or name", slice.key());
+            logger.atDebug().setMessage("Ignoring an EndpointSlice without service-name label, namespace or name")
+                    .addKeyValue("endpointSlice", slice.key()).log();
             return false;
         }
         return true;

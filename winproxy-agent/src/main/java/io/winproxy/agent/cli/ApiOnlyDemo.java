@@ -82,7 +82,8 @@ final class ApiOnlyDemo {
             } finally {
                 running.close();
                 cluster.close();
-                logger.info("Demo API stopped; the emulated host stays in {}", stateFile);
+                logger.atInfo().setMessage("Demo API stopped; the emulated host stays")
+                        .addKeyValue("path", stateFile).log();
                 stopped.countDown();
             }
             return 0;

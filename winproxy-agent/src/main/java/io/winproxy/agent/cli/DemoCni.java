@@ -58,7 +58,8 @@ final class DemoCni implements ClusterEventHandler {
                 podIps.forEach(host::ensureLocalEndpoint);
             }
         } catch (RuntimeException e) {
-            logger.warn("Emulated CNI could not update the local endpoints: {}", e.getMessage());
+            logger.atWarn().setMessage("Emulated CNI could not update the local endpoints")
+                    .addKeyValue("err", e.getMessage()).log();
         }
     }
 

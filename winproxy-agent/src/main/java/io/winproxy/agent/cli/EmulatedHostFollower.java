@@ -70,7 +70,8 @@ final class EmulatedHostFollower implements AutoCloseable {
         if (!Objects.equals(podIps, lastPodIps)) {
             host.syncLocalEndpoints(podIps);
             lastPodIps = podIps;
-            logger.info("Emulated CNI: {} local endpoints on {} ({})", podIps.size(), host.thisNode(), podIps);
+            logger.atInfo().setMessage("Emulated CNI updated the local endpoints").addKeyValue("count", podIps.size())
+                    .addKeyValue("node", host.thisNode()).addKeyValue("IPs", podIps).log();
             changed = true;
         }
         return changed;
@@ -82,7 +83,8 @@ final class EmulatedHostFollower implements AutoCloseable {
             try {
                 syncOnce();
             } catch (RuntimeException e) {
-                logger.warn("Emulated CNI could not update the host: {}", e.getMessage());
+                logger.atWarn().setMessage("Emulated CNI could not update the host").addKeyValue("err", e.getMessage())
+                        .log();
             }
         }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }

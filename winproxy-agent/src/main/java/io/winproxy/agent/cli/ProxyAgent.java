@@ -144,8 +144,9 @@ public final class ProxyAgent implements AutoCloseable {
             agent.close();
             throw e;
         }
-        logger.info("winproxy started on node {} (network {}, HNS {})", setup.node().nodeName(),
-                setup.node().networkName(), setup.hns().capabilities().version());
+        logger.atInfo().setMessage("Winproxy started").addKeyValue("node", setup.node().nodeName())
+                .addKeyValue("network", setup.node().networkName())
+                .addKeyValue("hnsVersion", setup.hns().capabilities().version()).log();
         return agent;
     }
 
@@ -193,7 +194,7 @@ public final class ProxyAgent implements AutoCloseable {
             try {
                 c.close();
             } catch (Exception e) {
-                logger.debug("Closing {} failed", c, e);
+                logger.atDebug().setMessage("Closing failed").addKeyValue("resource", c).setCause(e).log();
             }
         }
     }

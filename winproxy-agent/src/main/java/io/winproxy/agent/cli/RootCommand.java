@@ -160,7 +160,8 @@ public final class RootCommand implements Callable<Integer> {
                         stop.countDown();
                     });
                 } catch (IOException e) {
-                    logger.warn("Cannot watch {} for changes: {}", config.configFile().get(), e.getMessage());
+                    logger.atWarn().setMessage("Cannot watch the configuration file for changes")
+                            .addKeyValue("path", config.configFile().get()).addKeyValue("err", e.getMessage()).log();
                 }
             }
             stop.await();

@@ -1,5 +1,6 @@
 package io.winproxy.agent.config;
 
+import io.winproxy.agent.logging.KlogRefs;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -69,7 +70,7 @@ public final class ConfigFileWatcher implements Closeable {
                 WatchKey key = watchService.take();
                 key.pollEvents();
                 if (changed() && fired.compareAndSet(false, true)) {
-                    logger.info("{}: {}", MESSAGE, file);
+                    logger.atInfo().setMessage(KlogRefs.capitalize(MESSAGE)).addKeyValue("path", file).log();
                     onChange.accept(MESSAGE);
                     return;
                 }

@@ -1,5 +1,6 @@
 package io.winproxy.agent.config;
 
+import io.winproxy.agent.logging.LogFileCheck;
 import io.winproxy.agent.logging.LoggingOptions;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,6 +54,10 @@ final class LoggingFlags {
         for (String flag : BUFFER_SIZE_FLAGS) {
             flags.get(flag).filter(v -> !QUANTITY.matcher(v.trim()).matches()).ifPresent(v -> draft.invalidFlag(
                     flag, v, "quantities must match the regular expression '" + QUANTITY.pattern() + "'"));
+        }
+        if (!toStderr) {
+            flags.get("--log-file").filter(s -> !s.isEmpty()).ifPresent(file -> LogFileCheck.problem(Path.of(file))
+                    .ifPresent(problem -> draft.invalidFlag("--log-file", file, problem)));
         }
         return new LoggingOptions(
                 draft.integer("logging.verbosity"),

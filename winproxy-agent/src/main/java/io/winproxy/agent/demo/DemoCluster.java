@@ -45,8 +45,9 @@ public final class DemoCluster implements AutoCloseable {
         ManifestSync sync = new ManifestSync(server.client(), dir);
         try {
             ManifestSync.Result initial = sync.syncOnce();
-            logger.info("Loaded {} objects from {}{}", initial.created(), dir,
-                    initial.deletionsHeld() ? " (some files have errors and were skipped)" : "");
+            logger.atInfo().setMessage(initial.deletionsHeld() ? "Loaded objects; some files have errors and were"
+                    + " skipped" : "Loaded objects").addKeyValue("count", initial.created()).addKeyValue("path", dir)
+                    .log();
             if (follow) {
                 sync.follow(ManifestSync.POLL_INTERVAL);
             }

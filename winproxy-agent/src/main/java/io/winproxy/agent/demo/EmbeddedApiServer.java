@@ -61,7 +61,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         }
         KubernetesClient client = new KubeClientFactory("winproxy-demo").create(KubeClientSettings.forMaster(
                 server.url()));
-        logger.info("Embedded Kubernetes API listening on {}", server.url());
+        logger.atInfo().setMessage("Embedded Kubernetes API listening").addKeyValue("url", server.url()).log();
         return new EmbeddedApiServer(server, client);
     }
 

@@ -96,7 +96,8 @@ public final class ManifestSync implements AutoCloseable {
         });
         follower.scheduleWithFixedDelay(this::pollOnce, interval.toMillis(), interval.toMillis(),
                 TimeUnit.MILLISECONDS);
-        logger.info("Following {} for changes (every {} ms)", dir, interval.toMillis());
+        logger.atInfo().setMessage("Following the manifests for changes").addKeyValue("path", dir)
+                .addKeyValue("every", interval.toMillis() + "ms").log();
     }
 
     /** One poll: syncs if the directory changed since the last successful sync. Never throws. */
@@ -110,16 +111,18 @@ public final class ManifestSync implements AutoCloseable {
                 Result result = apply(loader.load(dir));
                 lastSynced = now;
                 if (result.changedAnything()) {
-                    logger.info("Manifests changed: {} created, {} updated, {} deleted{}", result.created(),
-                            result.updated(), result.deleted(),
-                            result.deletionsHeld() ? " (deletions held back until every file is valid)" : "");
+                    logger.atInfo().setMessage(result.deletionsHeld() ? "Manifests changed; deletions held back"
+                            + " until every file is valid" : "Manifests changed")
+                            .addKeyValue("created", result.created()).addKeyValue("updated", result.updated())
+                            .addKeyValue("deleted", result.deleted()).log();
                 }
             }
             lastFailure = null;
         } catch (RuntimeException e) {
             String message = String.valueOf(e.getMessage());
             if (!message.equals(lastFailure)) {
-                logger.warn("Applying manifests from {} failed, will retry every poll: {}", dir, message);
+                logger.atWarn().setMessage("Applying the manifests failed, will retry every poll")
+                        .addKeyValue("path", dir).addKeyValue("err", message).log();
                 lastFailure = message;
             }
         }
@@ -162,11 +165,11 @@ public final class ManifestSync implements AutoCloseable {
                 if (current == null) {
                     create(wanted);
                     counts.created++;
-                    logger.debug("Created {}", id);
+                    logger.atDebug().setMessage("Created").addKeyValue("object", id).log();
                 } else if (!comparable(wanted).equals(comparable(current))) {
                     update(wanted, current);
                     counts.updated++;
-                    logger.debug("Updated {}", id);
+                    logger.atDebug().setMessage("Updated").addKeyValue("object", id).log();
                 }
             } catch (KubernetesClientException e) {
                 throw new DemoException("API server rejected " + id + ": " + e.getMessage(), e);
@@ -178,7 +181,7 @@ public final class ManifestSync implements AutoCloseable {
         for (Map.Entry<String, T> extra : existing.entrySet()) {
             client.resource(extra.getValue()).delete();
             counts.deleted++;
-            logger.debug("Deleted {}", extra.getKey());
+            logger.atDebug().setMessage("Deleted").addKeyValue("object", extra.getKey()).log();
         }
     }
 

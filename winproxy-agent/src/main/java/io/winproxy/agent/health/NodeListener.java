@@ -46,7 +46,7 @@ public final class NodeListener implements AutoCloseable {
         if (listener != null) {
             listener.start(hardFail);
         } else {
-            logger.info("{}", disabledMessage);
+            logger.atInfo().setMessage(disabledMessage).log();
         }
     }
 

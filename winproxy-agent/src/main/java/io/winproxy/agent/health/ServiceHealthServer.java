@@ -75,7 +75,8 @@ public final class ServiceHealthServer implements AutoCloseable {
             Map.Entry<String, Instance> entry = it.next();
             Integer port = wanted.get(entry.getKey());
             if (port == null || port != entry.getValue().port) {
-                logger.info("closing healthcheck \"{}\" on port {}", entry.getKey(), entry.getValue().port);
+                logger.atInfo().setMessage("Closing healthcheck").addKeyValue("service", entry.getKey())
+                        .addKeyValue("port", entry.getValue().port).log();
                 entry.getValue().close();
                 it.remove();
             }
@@ -97,7 +98,8 @@ public final class ServiceHealthServer implements AutoCloseable {
         Map<String, Integer> counts = localReadyEndpoints == null ? Map.of() : localReadyEndpoints;
         for (Map.Entry<String, Integer> entry : counts.entrySet()) {
             if (!instances.containsKey(entry.getKey())) {
-                logger.debug("not saving endpoints for unknown healthcheck \"{}\"", entry.getKey());
+                logger.atDebug().setMessage("Not saving endpoints for unknown healthcheck")
+                        .addKeyValue("service", entry.getKey()).log();
             }
         }
         instances.forEach((service, instance) -> instance.endpoints = counts.getOrDefault(service, 0));
@@ -140,14 +142,16 @@ public final class ServiceHealthServer implements AutoCloseable {
                 instance.close();
                 String message = "node " + nodeName + " failed to start healthcheck \"" + service + "\" on port "
                         + port + ": " + e.getMessage();
-                logger.error("{}", message);
+                logger.atError().setMessage("Failed to start healthcheck").addKeyValue("node", nodeName)
+                        .addKeyValue("service", service).addKeyValue("port", port).setCause(e).log();
                 int slash = service.indexOf('/');
                 events.event("Service", slash < 0 ? "" : service.substring(0, slash), service.substring(slash + 1),
                         "Warning", FAILED_TO_START_REASON, message);
                 return;
             }
         }
-        logger.info("opened healthcheck \"{}\" on port {}", service, port);
+        logger.atInfo().setMessage("Opened healthcheck").addKeyValue("service", service).addKeyValue("port", port)
+                .log();
         instances.put(service, instance);
     }
 

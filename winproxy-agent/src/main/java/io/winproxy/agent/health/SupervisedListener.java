@@ -2,6 +2,7 @@ package io.winproxy.agent.health;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.winproxy.agent.logging.KlogRefs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -77,7 +78,8 @@ public final class SupervisedListener implements AutoCloseable {
             if (hardFail) {
                 throw new BindFailedException(message, e);
             }
-            logger.warn("{}; retrying every {} ms", message, retryInterval.toMillis());
+            logger.atWarn().setMessage(KlogRefs.capitalize(message))
+                    .addKeyValue("retryEvery", retryInterval.toMillis() + "ms").log();
             retrier = Executors.newSingleThreadScheduledExecutor(daemonThreads(description + " bind retry"));
             pendingRetry = retrier.scheduleWithFixedDelay(this::retry, retryInterval.toMillis(),
                     retryInterval.toMillis(), TimeUnit.MILLISECONDS);
@@ -131,7 +133,8 @@ public final class SupervisedListener implements AutoCloseable {
         } catch (IOException e) {
             String message = failureMessage(e);
             onBindFailure.accept(message);
-            logger.warn("{}; retrying in {} ms", message, retryInterval.toMillis());
+            logger.atWarn().setMessage(KlogRefs.capitalize(message))
+                    .addKeyValue("retryIn", retryInterval.toMillis() + "ms").log();
         }
     }
 
@@ -144,7 +147,8 @@ public final class SupervisedListener implements AutoCloseable {
         created.createContext("/", handler);
         created.start();
         server = created;
-        logger.info("{} listening on {}", description, created.getAddress());
+        logger.atInfo().setMessage("Listening").addKeyValue("server", description)
+                .addKeyValue("address", created.getAddress()).log();
     }
 
     private String failureMessage(IOException e) {

@@ -159,9 +159,11 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
             nextReminder = now.plus(reminderInterval);
         }
         if (cause.startsWith("answers")) {
-            logger.warn("The API server {} {}; {}", server, cause, SERVED_FROM_CACHE);
+            logger.atWarn().setMessage("The API server answers with an error; " + SERVED_FROM_CACHE)
+                    .addKeyValue("server", server).addKeyValue("answer", cause.substring("answers ".length())).log();
         } else {
-            logger.warn("Cannot reach the API server {}: {}; {}", server, cause, SERVED_FROM_CACHE);
+            logger.atWarn().setMessage("Cannot reach the API server; " + SERVED_FROM_CACHE)
+                    .addKeyValue("server", server).addKeyValue("err", cause).log();
         }
     }
 
@@ -169,7 +171,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
         try {
             tick();
         } catch (RuntimeException e) {
-            logger.debug("API server monitor tick failed", e);
+            logger.atDebug().setMessage("API server monitor tick failed").setCause(e).log();
         }
     }
 
@@ -182,8 +184,10 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
                 return;
             }
             if (!now.isBefore(nextReminder)) {
-                logger.warn("The API server {} has been unavailable for {}: {}; {}", server,
-                        format(Duration.between(outageSince, now)), lastCause, SERVED_FROM_CACHE);
+                logger.atWarn().setMessage("The API server is still unavailable; " + SERVED_FROM_CACHE)
+                        .addKeyValue("server", server)
+                        .addKeyValue("unavailableFor", format(Duration.between(outageSince, now)))
+                        .addKeyValue("err", lastCause).log();
                 nextReminder = now.plus(reminderInterval);
             }
             probeNow = !now.isBefore(nextProbe);
@@ -217,14 +221,14 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
             outageSince = null;
             lastCause = null;
         }
-        logger.info("The API server {} answers again after {}; relisting {} now", server,
-                format(Duration.between(since, clock.instant())),
-                String.join(", ", targets.stream().map(Target::kind).toList()));
+        logger.atInfo().setMessage("The API server answers again; relisting now").addKeyValue("server", server)
+                .addKeyValue("unavailableFor", format(Duration.between(since, clock.instant())))
+                .addKeyValue("relisting", targets.stream().map(Target::kind).toList()).log();
         for (Target target : targets) {
             try {
                 target.relist();
             } catch (RuntimeException e) {
-                logger.debug("Relisting {} failed", target.kind(), e);
+                logger.atDebug().setMessage("Relisting failed").addKeyValue("kind", target.kind()).setCause(e).log();
             }
         }
     }

@@ -28,7 +28,7 @@ public final class ApiTraffic implements ApiRequestListener {
             try {
                 listener.completed(request);
             } catch (RuntimeException e) {
-                logger.debug("An API request listener failed", e);
+                logger.atDebug().setMessage("An API request listener failed").setCause(e).log();
             }
         }
     }

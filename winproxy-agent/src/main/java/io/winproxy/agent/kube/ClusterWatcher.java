@@ -92,8 +92,9 @@ public final class ClusterWatcher implements AutoCloseable {
 
     /** Starts the informers in the background and returns at once; an unreachable API server is retried. */
     public void start() {
-        logger.info("Watching Services and EndpointSlices with label selector \"{}\" and Node {} (resync {})",
-                options.labelSelector(), options.nodeName(), options.resyncPeriod());
+        logger.atInfo().setMessage("Watching Services, EndpointSlices and this Node")
+                .addKeyValue("labelSelector", options.labelSelector()).addKeyValue("node", options.nodeName())
+                .addKeyValue("resyncPeriod", options.resyncPeriod()).log();
         if (traffic != null) {
             traffic.add(monitor);
         }
@@ -124,7 +125,7 @@ public final class ClusterWatcher implements AutoCloseable {
             try {
                 informer.close();
             } catch (RuntimeException e) {
-                logger.debug("Stopping an informer failed", e);
+                logger.atDebug().setMessage("Stopping an informer failed").setCause(e).log();
             }
         }
     }

@@ -21,14 +21,18 @@ import java.util.function.Consumer;
 
 /**
  * Maps a {@code discovery.k8s.io/v1} {@link EndpointSlice} to {@link EndpointSliceInfo}. Never throws: an
- * unparsable trigger-time annotation or a malformed endpoint is dropped with a warning naming the slice; an object
- * without a name maps to empty. Stateless and thread-safe.
+ * unparsable trigger-time annotation or a malformed endpoint is dropped with a warning naming the slice (one warning
+ * for all of a slice's endpoints without addresses, with their count); an object without a name maps to empty.
+ * Stateless and thread-safe.
  */
 public final class EndpointSliceMapper {
     /** The label naming the Service a slice belongs to. */
     public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
     /** When the change that produced this slice happened (used for the network-programming latency metric). */
     public static final String TRIGGER_TIME_ANNOTATION = "endpoints.kubernetes.io/last-change-trigger-time";
+
+    /** How many indexes a warning about endpoints without addresses lists. */
+    static final int SHOWN_INDEXES = 5;
 
     private final Consumer<String> warnings;
 
@@ -91,11 +95,12 @@ public final class EndpointSliceMapper {
         if (endpoints == null) {
             return result;
         }
+        List<Integer> withoutAddresses = new ArrayList<>();
         for (int i = 0; i < endpoints.size(); i++) {
             Endpoint e = endpoints.get(i);
             List<String> addresses = e == null ? List.of() : ServiceMapper.withoutNulls(e.getAddresses());
             if (addresses.isEmpty()) {
-                warnings.accept(id + ": endpoints[" + i + "] has no addresses; dropped");
+                withoutAddresses.add(i);
                 continue;
             }
             EndpointConditions c = e.getConditions();
@@ -110,6 +115,24 @@ public final class EndpointSliceMapper {
                     c == null ? null : c.getReady(), c == null ? null : c.getServing(),
                     c == null ? null : c.getTerminating(), e.getNodeName(), e.getZone(), zoneHints, nodeHints));
         }
+        if (!withoutAddresses.isEmpty()) {
+            warnings.accept(id + ": " + withoutAddresses(withoutAddresses) + "; dropped");
+        }
         return result;
+    }
+
+    /** One warning for all endpoints without addresses: "endpoints[3] has", or "N endpoints (...) have". */
+    static String withoutAddresses(List<Integer> indexes) {
+        if (indexes.size() == 1) {
+            return "endpoints[" + indexes.get(0) + "] has no addresses";
+        }
+        StringBuilder shown = new StringBuilder();
+        for (int i = 0; i < Math.min(indexes.size(), SHOWN_INDEXES); i++) {
+            shown.append(i == 0 ? "" : ", ").append(indexes.get(i));
+        }
+        if (indexes.size() > SHOWN_INDEXES) {
+            shown.append(", ...");
+        }
+        return indexes.size() + " endpoints have no addresses (endpoints[" + shown + "])";
     }
 }

@@ -102,7 +102,8 @@ public final class KubeClientFactory {
         config.setRequestRetryBackoffLimit(0);
         config.setUserAgent(userAgent);
         if (settings.contentType() != null && settings.contentType().contains("protobuf")) {
-            logger.debug("The fabric8 client speaks JSON; content type {} is served as JSON", settings.contentType());
+            logger.atDebug().setMessage("The fabric8 client speaks JSON; the content type is served as JSON")
+                    .addKeyValue("contentType", settings.contentType()).log();
         }
         KubernetesClientBuilder builder = new KubernetesClientBuilder()
                 .withConfig(config)
@@ -112,8 +113,9 @@ public final class KubeClientFactory {
             builder.withHttpClientBuilderConsumer(
                     b -> b.addOrReplaceInterceptor(RateLimitInterceptor.NAME, new RateLimitInterceptor(bucket)));
         }
-        logger.info("Kubernetes API server {} (configuration from {}, qps {}, burst {})", redact(config.getMasterUrl()),
-                describeSource(settings), settings.qps(), settings.burst());
+        logger.atInfo().setMessage("Kubernetes API server").addKeyValue("server", redact(config.getMasterUrl()))
+                .addKeyValue("configuration", describeSource(settings)).addKeyValue("qps", settings.qps())
+                .addKeyValue("burst", settings.burst()).log();
         return builder.build();
     }
 

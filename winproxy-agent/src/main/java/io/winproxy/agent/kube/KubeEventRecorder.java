@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.winproxy.agent.logging.KlogRefs;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,8 +81,9 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
         } catch (RejectedExecutionException e) {
             long n = dropped.incrementAndGet();
             if (n == 1 || n % 100 == 0) {
-                logger.warn("Dropped {} events so far (queue full or recorder closed); latest: {} {} {}/{}",
-                        n, reason, kind, namespace, name);
+                logger.atWarn().setMessage("Dropped events (queue full or recorder closed)").addKeyValue("count", n)
+                        .addKeyValue("reason", reason).addKeyValue(KlogRefs.key(kind), KlogRefs.ref(namespace, name))
+                        .log();
             }
         }
     }
@@ -125,8 +127,8 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
         if (!perObject.computeIfAbsent(objectKey, k -> new TokenBucket(1d / SPAM_REFILL.toSeconds(), SPAM_BURST,
                 () -> clock.millis() * 1_000_000L)).tryAcquire()) {
             dropped.incrementAndGet();
-            logger.debug("Dropped event {} on {} {}/{}: too many events for this object", reason, kind, namespace,
-                    name);
+            logger.atDebug().setMessage("Dropped an event: too many events for this object")
+                    .addKeyValue("reason", reason).addKeyValue(KlogRefs.key(kind), KlogRefs.ref(namespace, name)).log();
             return;
         }
         try {
@@ -140,7 +142,8 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
                     now));
         } catch (RuntimeException e) {
             // KubernetesClientException for API errors, IllegalStateException once the client is closed
-            logger.debug("Could not write event {} on {} {}/{}: {}", reason, kind, namespace, name, e.toString());
+            logger.atDebug().setMessage("Could not write an event").addKeyValue("reason", reason)
+                    .addKeyValue(KlogRefs.key(kind), KlogRefs.ref(namespace, name)).setCause(e).log();
         }
     }
 
@@ -218,7 +221,8 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
             Service service = client.services().inNamespace(namespace).withName(name).get();
             return service == null ? null : service.getMetadata().getUid();
         } catch (KubernetesClientException e) {
-            logger.debug("Could not look up Service {}/{} for its uid: {}", namespace, name, e.getMessage());
+            logger.atDebug().setMessage("Could not look up the Service for its uid")
+                    .addKeyValue("service", KlogRefs.ref(namespace, name)).addKeyValue("err", e.getMessage()).log();
             return null;
         }
     }

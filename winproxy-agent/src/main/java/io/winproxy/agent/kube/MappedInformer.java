@@ -55,7 +55,7 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         this.handler = handler;
         this.monitor = monitor;
         this.initialList = new InitialListTracker(() -> {
-            logger.info("Initial list of {} delivered", kind);
+            logger.atInfo().setMessage("Initial list delivered").addKeyValue("kind", kind).log();
             safely(onSynced, "synced callback");
         });
     }
@@ -89,13 +89,15 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         fresh.initialState(known.stream());
         old.stop();
         run(fresh);
-        logger.debug("{} informer replaced to relist now ({} objects known)", kind, known.size());
+        logger.atDebug().setMessage("Informer replaced to relist now").addKeyValue("kind", kind)
+                .addKeyValue("known", known.size()).log();
     }
 
     private void run(SharedIndexInformer<T> next) {
         next.addEventHandler(new Delivery(next));
         next.exceptionHandler((started, failure) -> {
-            logger.debug("Listing/watching {} failed, retrying with backoff: {}", kind, failure.toString());
+            logger.atDebug().setMessage("Listing/watching failed, retrying with backoff").addKeyValue("kind", kind)
+                    .addKeyValue("err", failure).log();
             monitor.informerFailed(kind, failure);
             return true;
         });
@@ -103,9 +105,11 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         next.start().whenComplete((ignored, failure) -> {
             if (failure != null) {
                 if (closed || informer != next) {
-                    logger.debug("{} informer stopped before its list completed", kind);
+                    logger.atDebug().setMessage("Informer stopped before its list completed").addKeyValue("kind", kind)
+                            .log();
                 } else {
-                    logger.error("{} informer stopped: {}", kind, failure.toString());
+                    logger.atError().setMessage("Informer stopped").addKeyValue("kind", kind)
+                            .addKeyValue("err", failure).log();
                 }
             } else if (informer == next) {
                 initialList.listed(next.getStore().listKeys());
@@ -138,7 +142,8 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         @Override
         public void onDelete(T obj, boolean deletedFinalStateUnknown) {
             if (deletedFinalStateUnknown) {
-                logger.debug("{} {} deleted while the watch was down (last known state used)", kind, key(obj));
+                logger.atDebug().setMessage("Deleted while the watch was down (last known state used)")
+                        .addKeyValue("kind", kind).addKeyValue("object", key(obj)).log();
             }
             deliver(source, obj, null);
         }
@@ -155,7 +160,8 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
                 handler.accept(prev, cur);
             }
         } catch (RuntimeException e) {
-            logger.error("Handling a {} change for {} failed", kind, key(current != null ? current : previous), e);
+            logger.atError().setMessage("Handling a change failed").addKeyValue("kind", kind)
+                    .addKeyValue("object", key(current != null ? current : previous)).setCause(e).log();
         } finally {
             initialList.delivered(key(current != null ? current : previous));
         }
@@ -175,7 +181,8 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         try {
             r.run();
         } catch (RuntimeException e) {
-            logger.error("{} {} failed", kind, what, e);
+            logger.atError().setMessage("Callback failed").addKeyValue("kind", kind).addKeyValue("callback", what)
+                    .setCause(e).log();
         }
     }
 

@@ -7,6 +7,10 @@ import ch.qos.logback.core.encoder.Encoder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,13 +33,23 @@ import java.util.stream.Stream;
  *
  * <p>Unlike klog, disk use is bounded: when a file would exceed {@code maxBytes} a new file is started, and only
  * the newest {@code keepFiles} files of the severity that winproxy wrote (recognised by the header's
- * {@value #BINARY_LINE} line) are kept; files other programs wrote are never deleted. Thread-safe (logback
- * serialises {@link #doAppend}).
+ * {@value #BINARY_LINE} line) are kept; files other programs wrote are never deleted.
+ *
+ * <p>Which files another running winproxy still writes is decided by a lock, never by a process id (ids are reused,
+ * quickly on Windows): while a file is open its writer holds an exclusive OS lock on one byte far beyond the end of
+ * the file ({@link #LOCK_POSITION}; a lock past the end never blocks readers of the log, also on Windows, where
+ * locks are mandatory). Retention deletes a file only after taking that lock itself, so the open file of a live
+ * process (a short {@code plan} or {@code cleanup} sharing {@code --log-dir} with the agent) is never deleted, and
+ * the files of processes that ended (the OS releases their locks) are. Thread-safe (logback serialises
+ * {@link #doAppend}).
  */
 public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
 
     /** The header line that marks a file as winproxy's. */
     static final String BINARY_LINE = "Binary: winproxy";
+
+    /** The locked byte: far past any log's end, so the lock never covers the log's content. */
+    static final long LOCK_POSITION = Long.MAX_VALUE - 1;
 
     private static final DateTimeFormatter CREATED = DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss", Locale.ROOT);
 
@@ -113,7 +127,15 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
             stamp = stamp.plusSeconds(1);
             file = dir.resolve(names.fileName(severity, stamp));
         }
-        out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
+            if (channel.tryLock(LOCK_POSITION, 1, false) == null) {
+                addWarn("cannot lock " + file + "; another process's retention may delete it");
+            }
+        } catch (IOException | OverlappingFileLockException e) {
+            addWarn("cannot lock " + file + ": " + e);
+        }
+        out = Channels.newOutputStream(channel);
         current = file;
         String header = "Log file created at: " + CREATED.format(now) + "\n"
                 + "Running on machine: " + names.host() + "\n"
@@ -142,8 +164,8 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
         try (Stream<Path> files = Files.list(dir)) {
             files.filter(p -> names.isFileOf(p.getFileName().toString(), severity))
                     .filter(p -> !p.equals(current))
-                    .filter(p -> !ofAnotherLiveProcess(p))
                     .filter(KlogFileAppender::writtenByWinproxy)
+                    .filter(p -> !inUse(p))
                     .forEach(ours::add);
         } catch (IOException e) {
             addWarn("cannot list " + dir + ": " + e);
@@ -161,13 +183,20 @@ public final class KlogFileAppender extends AppenderBase<ILoggingEvent> {
     }
 
     /**
-     * Whether a file belongs to another process that is still running (its name ends in that pid, as klog's names
-     * do): a short command (plan, cleanup) sharing {@code --log-dir} never deletes the running agent's open file.
+     * Whether a process (another winproxy, or this one through another appender) holds the file's lock, i.e. still
+     * writes it. A file that cannot be opened for writing counts as in use: retention leaves it alone.
      */
-    static boolean ofAnotherLiveProcess(Path file) {
-        long pid = KlogFileNames.pidOf(file.getFileName().toString());
-        return pid >= 0 && pid != ProcessHandle.current().pid()
-                && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    static boolean inUse(Path file) {
+        try (FileChannel probe = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            FileLock lock = probe.tryLock(LOCK_POSITION, 1, false);
+            if (lock == null) {
+                return true;
+            }
+            lock.release();
+            return false;
+        } catch (IOException | OverlappingFileLockException e) {
+            return true;
+        }
     }
 
     private static boolean writtenByWinproxy(Path file) {

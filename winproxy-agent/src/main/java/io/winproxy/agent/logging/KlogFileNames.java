@@ -55,15 +55,6 @@ public record KlogFileNames(String program, String host, String user, long pid, 
         return end > dot ? fileName.substring(dot + 1, end) : "";
     }
 
-    /** The process id at the end of one of these file names, or -1 when the name has none. */
-    static long pidOf(String fileName) {
-        try {
-            return Long.parseLong(fileName.substring(fileName.lastIndexOf('.') + 1));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
     private String prefix(String severity) {
         return program + "." + host + "." + user + ".log." + severity + ".";
     }

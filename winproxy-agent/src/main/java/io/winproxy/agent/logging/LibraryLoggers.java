@@ -46,6 +46,18 @@ public final class LibraryLoggers {
         return verbosity >= DETAIL_VERBOSITY ? Level.DEBUG : Level.WARN;
     }
 
+    /** The verbosity from which winproxy's own errors carry their stack trace (escaped, inside {@code err}). */
+    public static final int TRACE_VERBOSITY = 4;
+
+    /**
+     * Whether an event's {@code err} carries the stack trace after its summary: for the libraries from
+     * {@value #DETAIL_VERBOSITY} (or their {@code --vmodule} entry), for everything else from
+     * {@value #TRACE_VERBOSITY}. The layouts escape it: a record is one line either way.
+     */
+    public boolean stackTraces(String loggerName) {
+        return isLibrary(loggerName) ? !oneLine(loggerName) : verbosity >= TRACE_VERBOSITY;
+    }
+
     /** Whether events of this logger are cut to one line without a stack trace. */
     public boolean oneLine(String loggerName) {
         if (!isLibrary(loggerName)) {

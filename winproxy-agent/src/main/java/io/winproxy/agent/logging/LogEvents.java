@@ -66,8 +66,27 @@ final class LogEvents {
         return out.toString();
     }
 
-    /** Line breaks folded into spaces, for events cut to one line. */
-    static String oneLine(String text) {
-        return text == null ? "" : text.replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ');
+    /** {@link #error(IThrowableProxy)} for a throwable passed as a key/value. */
+    static String error(Throwable error) {
+        return error(new ch.qos.logback.classic.spi.ThrowableProxy(error));
+    }
+
+    /**
+     * The text of klog's {@code err} for an event's throwable: its one-line summary, and when {@code withTrace}
+     * also its stack trace after a line break (the layouts escape it, so the record stays one line).
+     */
+    static String errorText(IThrowableProxy error, boolean withTrace) {
+        String summary = error(error);
+        if (!withTrace) {
+            return summary;
+        }
+        String trace = ch.qos.logback.classic.spi.ThrowableProxyUtil.asString(error);
+        return summary + "\n" + trace.stripTrailing();
+    }
+
+    /** The message as written: the formatted message (placeholders filled), "" for none. */
+    static String message(ILoggingEvent event) {
+        String message = event.getFormattedMessage();
+        return message == null ? "" : message;
     }
 }

@@ -49,10 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoggingSetup {
 
-    /** The format before {@link #configure} runs (logback.xml): UTC time, level, thread, logger, message. */
-    public static final String TEXT_PATTERN =
-            "%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z',UTC} %-5level [%thread] %logger{36}: %msg%n%ex";
-
     /** Rotated files kept besides the current one. */
     public static final int ROTATED_FILES = 5;
 

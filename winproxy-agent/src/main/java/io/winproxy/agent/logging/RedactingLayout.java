@@ -1,9 +1,9 @@
 package io.winproxy.agent.logging;
 
-import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Layout;
 import ch.qos.logback.core.LayoutBase;
+import java.util.Map;
 
 /**
  * A layout that formats with another layout and then removes credentials from the whole text (message, arguments
@@ -17,11 +17,12 @@ public final class RedactingLayout extends LayoutBase<ILoggingEvent> {
         this.delegate = delegate;
     }
 
-    /** For logback.xml: {@link LoggingSetup#TEXT_PATTERN}, redacted. */
+    /**
+     * For logback.xml (logging before {@link LoggingSetup} runs, and tools that never call it): klog's structured
+     * text lines at {@code --v=0}, redacted, so that no winproxy line ever has another form.
+     */
     public RedactingLayout() {
-        PatternLayout pattern = new PatternLayout();
-        pattern.setPattern(LoggingSetup.TEXT_PATTERN);
-        this.delegate = pattern;
+        this.delegate = new KlogTextLayout(new LibraryLoggers(0, Map.of()));
     }
 
     @Override

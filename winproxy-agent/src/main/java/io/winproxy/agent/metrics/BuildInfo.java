@@ -57,8 +57,10 @@ public record BuildInfo(String kubernetesVersion, String winproxyVersion, String
                 + " (kernelspace mode), Java " + javaVersion + " (" + javaVendor + ") on " + platform;
     }
 
-    /** Logs {@link #versionLine()} at INFO; call once when the agent starts. */
+    /** Logs the parts of {@link #versionLine()} at INFO, as kube-proxy's "Version info"; call once at start. */
     public void logVersion() {
-        logger.info(versionLine());
+        logger.atInfo().setMessage("Version info").addKeyValue("version", winproxyVersion)
+                .addKeyValue("kubernetesVersion", kubernetesVersion).addKeyValue("java", javaVersion)
+                .addKeyValue("javaVendor", javaVendor).addKeyValue("platform", platform).log();
     }
 }

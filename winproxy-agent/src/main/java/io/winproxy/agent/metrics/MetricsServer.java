@@ -117,7 +117,7 @@ public final class MetricsServer implements AutoCloseable {
         try {
             config = configzJson.get();
         } catch (RuntimeException e) {
-            logger.warn("cannot render /configz: {}", e.toString());
+            logger.atWarn().setMessage("Cannot render /configz").setCause(e).log();
             HttpResponses.send(exchange, 500, HttpResponses.TEXT, "cannot render the configuration\n", Map.of());
             return;
         }

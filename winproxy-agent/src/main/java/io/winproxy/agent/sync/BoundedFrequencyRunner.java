@@ -124,7 +124,7 @@ public final class BoundedFrequencyRunner {
         try {
             ok = fn.sync();
         } catch (Exception | LinkageError | AssertionError e) {
-            logger.error("{}: run failed", name, e);
+            logger.atError().setMessage("Run failed").addKeyValue("runner", name).setCause(e).log();
             ok = false;
         }
         synchronized (lock) {

@@ -8,6 +8,8 @@ import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.health.ServiceHealthServer;
 import io.winproxy.agent.kube.ClusterEventHandler;
 import io.winproxy.agent.kube.EventRecorder;
+import io.winproxy.agent.logging.KlogRefs;
+import io.winproxy.agent.logging.RepeatedWarnings;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
@@ -204,21 +206,21 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     @Override
     public void onServicesSynced() {
         servicesSynced = true;
-        logger.info("Services synced");
+        logger.atInfo().setMessage("Services synced").log();
         requestSync();
     }
 
     @Override
     public void onEndpointSlicesSynced() {
         endpointSlicesSynced = true;
-        logger.info("EndpointSlices synced");
+        logger.atInfo().setMessage("EndpointSlices synced").log();
         requestSync();
     }
 
     @Override
     public void onNodeSynced() {
         nodeSynced = true;
-        logger.info("Node {} synced", nodeName);
+        logger.atInfo().setMessage("Node synced").addKeyValue("node", nodeName).log();
         requestSync();
     }
 
@@ -287,42 +289,52 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                     metrics.queuedTimestamp(family, now);
                 }
                 runner.continueNow();
-                logger.info("Sync {}: {} created, {} modified, {} deleted, {} failed in {} ms; {} of {} steps left "
-                        + "for the next chunk (apply bound {}s)", sequence, result.created(), result.modified(),
-                        result.deleted(), result.failures().size(), took.toMillis(), result.remaining(),
-                        plan.steps().size(), applyBound.toSeconds());
+                logger.atInfo().setMessage("Sync chunk complete").addKeyValue("sync", sequence)
+                        .addKeyValue("created", result.created()).addKeyValue("modified", result.modified())
+                        .addKeyValue("deleted", result.deleted()).addKeyValue("failed", result.failures().size())
+                        .addKeyValue("elapsed", took.toMillis() + "ms").addKeyValue("stepsLeft", result.remaining())
+                        .addKeyValue("steps", plan.steps().size())
+                        .addKeyValue("applyBound", applyBound.toSeconds() + "s")
+                        .log();
             } else if (result.changed() || !result.complete() || sequence == 1) {
                 // The first sync is always reported: after a restart its "0 created ... 0 deleted" is the proof of
                 // adoption.
-                logger.info("Sync {}: {} created, {} modified, {} deleted, {} adopted, {} failed, {} deferred in {} ms",
-                        sequence, result.created(), result.modified(), result.deleted(), result.adopted(),
-                        result.failures().size(), result.deferred().size(), took.toMillis());
+                logger.atInfo().setMessage("Sync complete").addKeyValue("sync", sequence)
+                        .addKeyValue("created", result.created()).addKeyValue("modified", result.modified())
+                        .addKeyValue("deleted", result.deleted()).addKeyValue("adopted", result.adopted())
+                        .addKeyValue("failed", result.failures().size())
+                        .addKeyValue("deferred", result.deferred().size())
+                        .addKeyValue("elapsed", took.toMillis() + "ms").log();
             } else {
-                logger.debug("Sync {}: no change ({} ms: observe {}, policy {}, plan {}, apply {})", sequence,
-                        took.toMillis(), syncReport.timings().observe().toMillis(),
-                        syncReport.timings().policy().toMillis(), syncReport.timings().plan().toMillis(),
-                        syncReport.timings().apply().toMillis());
+                logger.atDebug().setMessage("Sync complete, no change").addKeyValue("sync", sequence)
+                        .addKeyValue("elapsed", took.toMillis() + "ms")
+                        .addKeyValue("observe", syncReport.timings().observe().toMillis() + "ms")
+                        .addKeyValue("policy", syncReport.timings().policy().toMillis() + "ms")
+                        .addKeyValue("plan", syncReport.timings().plan().toMillis() + "ms")
+                        .addKeyValue("apply", syncReport.timings().apply().toMillis() + "ms").log();
             }
             if (sequence == 1) {
-                logger.info("HNS IDs: {}", dataplane.idChoice());
+                logger.atInfo().setMessage("HNS IDs").addKeyValue("idChoice", dataplane.idChoice()).log();
             }
             try {
                 onSync.accept(syncReport);
             } catch (RuntimeException e) {
-                logger.warn("Sync listener failed: {}", e.toString());
+                logger.atWarn().setMessage("Sync listener failed").setCause(e).log();
             }
             return result.complete();
         } catch (SourceVipMissingException e) {
             if (!sourceVipMissingLogged) {
                 sourceVipMissingLogged = true;
-                logger.error("{}", e.getMessage());
+                logger.atError().setMessage(KlogRefs.capitalize(e.getMessage())).log();
             }
             return false;
         } catch (NodeIpUnknownException e) {
-            logger.warn("{}; nothing is programmed or deleted until it is known", e.getMessage());
+            logger.atWarn().setMessage("Nothing is programmed or deleted until the node IP is known")
+                    .addKeyValue("err", e.getMessage()).log();
             return false;
         } catch (HnsNetworkNotFoundException e) {
-            logger.warn("{}; waiting for it (the CNI creates it)", e.getMessage());
+            logger.atWarn().setMessage("Waiting for the HNS network (the CNI creates it)")
+                    .addKeyValue("err", e.getMessage()).log();
             return false;
         } catch (HnsException e) {
             hnsFailed(e);
@@ -368,24 +380,27 @@ public final class ProxySyncLoop implements ClusterEventHandler {
      */
     private void hnsFailed(HnsException e) {
         if (!e.isServiceUnavailable()) {
-            logger.warn("HNS call failed: {}; keeping all state, retrying in {}s", e.getMessage(),
-                    retryPeriod.toSeconds());
+            logger.atWarn().setMessage("HNS call failed; keeping all state").addKeyValue("err", e.getMessage())
+                    .addKeyValue("retryIn", retryPeriod.toSeconds() + "s").log();
             return;
         }
         failedSyncsWhileUnavailable++;
         if (hnsUnavailableSince == null) {
             hnsUnavailableSince = clock.instant();
-            logger.warn("HNS is unavailable ({} failed: {}); keeping all state, retrying after {}s, backing off", e.operation(),
-                    HResults.describe(e.hresult()), retryPeriod.toSeconds());
+            logger.atWarn().setMessage("HNS is unavailable; keeping all state, backing off")
+                    .addKeyValue("operation", e.operation()).addKeyValue("err", HResults.describe(e.hresult()))
+                    .addKeyValue("retryIn", retryPeriod.toSeconds() + "s").log();
         } else {
-            logger.debug("HNS still unavailable: {}", e.getMessage());
+            logger.atDebug().setMessage("HNS still unavailable").addKeyValue("err", e.getMessage()).log();
         }
     }
 
     private void hnsAvailable() {
         if (hnsUnavailableSince != null) {
-            logger.info("HNS is available again after {}s ({} failed syncs); reconciling",
-                    Duration.between(hnsUnavailableSince, clock.instant()).toSeconds(), failedSyncsWhileUnavailable);
+            logger.atInfo().setMessage("HNS is available again; reconciling")
+                    .addKeyValue("unavailableFor",
+                            Duration.between(hnsUnavailableSince, clock.instant()).toSeconds() + "s")
+                    .addKeyValue("failedSyncs", failedSyncsWhileUnavailable).log();
             hnsUnavailableSince = null;
             failedSyncsWhileUnavailable = 0;
         }
@@ -426,7 +441,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         List<IpFamily> previous = families;
         families = snapshot.families();
         if (!families.equals(previous)) {
-            logger.info("Reporting IP families {} (was {})", families, previous);
+            logger.atInfo().setMessage("Reporting IP families").addKeyValue("ipFamilies", families)
+                    .addKeyValue("previous", previous).log();
             for (IpFamily family : previous) {
                 if (!families.contains(family)) {
                     health.forget(family);
@@ -446,8 +462,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             // queued changes are older than the healthz timeout, as for any sync that cannot make progress.
             if (!journalBlockedLogged) {
                 journalBlockedLogged = true;
-                logger.error("Sync {}: no HNS object can be created while the ownership journal cannot be written; "
-                        + "health reports the proxier as stalled", sequence + 1);
+                logger.atError().setMessage("No HNS object can be created while the ownership journal cannot be"
+                        + " written; health reports the proxier as stalled").addKeyValue("sync", sequence + 1).log();
             }
         } else {
             journalBlockedLogged = false;
@@ -471,18 +487,24 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         metrics.servicePortsFailed((int) result.failures().stream().map(ApplyResult.StepFailure::object).distinct()
                 .count());
         Set<PolicyWarning> current = new HashSet<>(snapshot.desired().warnings());
-        for (PolicyWarning warning : snapshot.desired().warnings()) {
-            if (!reportedWarnings.contains(warning)) {
-                logger.warn("{}", warning);
-                events.event(warning.kind(), warning.namespace(), warning.name(), "Warning", warning.reason(),
-                        warning.message());
-            }
+        // New warnings about one object and reason cost one line (and one event) with their count.
+        for (RepeatedWarnings.Group<List<String>, PolicyWarning> group : RepeatedWarnings.group(
+                snapshot.desired().warnings().stream().filter(w -> !reportedWarnings.contains(w)).toList(),
+                w -> List.of(w.kind(), w.namespace(), w.name(), w.reason()))) {
+            PolicyWarning warning = group.first();
+            logger.atWarn().setMessage(KlogRefs.capitalize(warning.message()))
+                    .addKeyValue(KlogRefs.key(warning.kind()), KlogRefs.ref(warning.namespace(), warning.name()))
+                    .addKeyValue("reason", warning.reason()).addKeyValue("count", group.count()).log();
+            events.event(warning.kind(), warning.namespace(), warning.name(), "Warning", warning.reason(),
+                    group.count() == 1 ? warning.message()
+                    : warning.message() + " (and " + (group.count() - 1) + " more like it)");
         }
         reportedWarnings.clear();
         reportedWarnings.addAll(current);
         reportFailures(result);
         if (!plan.unownedLoadBalancerIds().isEmpty()) {
-            logger.debug("{} unowned load balancers left in place", plan.unownedLoadBalancerIds().size());
+            logger.atDebug().setMessage("Unowned load balancers left in place")
+                    .addKeyValue("count", plan.unownedLoadBalancerIds().size()).log();
         }
     }
 }

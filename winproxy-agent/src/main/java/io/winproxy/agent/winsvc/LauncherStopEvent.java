@@ -84,7 +84,8 @@ public final class LauncherStopEvent {
         boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
         if (!windows) {
             if (env.containsKey(STOP_EVENT_VARIABLE)) {
-                logger.warn("{} is ignored on this operating system", STOP_EVENT_VARIABLE);
+                logger.atWarn().setMessage("Ignored on this operating system")
+                        .addKeyValue("variable", STOP_EVENT_VARIABLE).log();
             }
             return Optional.empty();
         }
@@ -126,7 +127,8 @@ public final class LauncherStopEvent {
                             + " agent on its own");
         }
         if (!api.makeNonInheritable(handle)) {
-            logger.debug("{}: cannot make the handle non-inheritable (Win32 error {})", variable, api.lastError());
+            logger.atDebug().setMessage("Cannot make the handle non-inheritable").addKeyValue("variable", variable)
+                    .addKeyValue("win32Error", api.lastError()).log();
         }
         return handle;
     }
@@ -144,7 +146,8 @@ public final class LauncherStopEvent {
         Thread watcher = new Thread(() -> watch(agent, finished), "winproxy-launcher-stop");
         watcher.setDaemon(true);
         watcher.start();
-        logger.info("running as the child of kube-proxy.exe, which is the Windows service; stopping when it asks");
+        logger.atInfo().setMessage("Running as the child of kube-proxy.exe, which is the Windows service; stopping when"
+                + " it asks").log();
         try {
             return agent.run(this::signalReady);
         } finally {
@@ -156,18 +159,20 @@ public final class LauncherStopEvent {
         while (!finished.get()) {
             int state = events.waitForSingleObject(stop, POLL_MILLIS);
             if (state == WAIT_OBJECT_0) {
-                logger.info("the service is stopping (kube-proxy.exe signalled {}); stopping", STOP_EVENT_VARIABLE);
+                logger.atInfo().setMessage("The service is stopping; stopping")
+                        .addKeyValue("signalled", STOP_EVENT_VARIABLE).log();
                 try {
                     agent.requestStop();
                 } catch (RuntimeException e) {
-                    logger.error("the stop request failed: {}", e.toString(), e);
+                    logger.atError().setMessage("The stop request failed").setCause(e).log();
                 }
                 return;
             }
             if (state != WAIT_TIMEOUT) {
                 // Keep serving: kube-proxy.exe terminates the agent when a stop request outlasts its timeout.
-                logger.error("cannot wait for {} (Win32 error {}); a service stop will end the agent only after the"
-                        + " launcher's stop timeout", STOP_EVENT_VARIABLE, events.lastError());
+                logger.atError().setMessage("Cannot wait for the stop event; a service stop will end the agent only"
+                        + " after the launcher's stop timeout").addKeyValue("variable", STOP_EVENT_VARIABLE)
+                        .addKeyValue("win32Error", events.lastError()).log();
                 return;
             }
         }
@@ -178,8 +183,9 @@ public final class LauncherStopEvent {
             return;
         }
         if (!events.setEvent(ready)) {
-            logger.warn("cannot signal {} (Win32 error {}); kube-proxy.exe reports the service running after its"
-                    + " ready timeout", READY_EVENT_VARIABLE, events.lastError());
+            logger.atWarn().setMessage("Cannot signal the ready event; kube-proxy.exe reports the service running"
+                    + " after its ready timeout").addKeyValue("variable", READY_EVENT_VARIABLE)
+                    .addKeyValue("win32Error", events.lastError()).log();
         }
     }
 

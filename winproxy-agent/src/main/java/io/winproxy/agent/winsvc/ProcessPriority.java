@@ -38,15 +38,18 @@ public final class ProcessPriority {
         Objects.requireNonNull(wanted, "wanted");
         PriorityClass before = current();
         if (before == wanted) {
-            logger.debug("process priority class is already {}", wanted);
+            logger.atDebug().setMessage("Process priority class is already set")
+                    .addKeyValue("priorityClass", wanted).log();
             return before;
         }
         api.setPriorityClass(wanted.win32());
         PriorityClass after = current();
         if (after != wanted) {
-            logger.warn("--windows-priorityclass {} was requested but Windows granted {}", wanted, after);
+            logger.atWarn().setMessage("Windows granted another priority class than --windows-priorityclass")
+                    .addKeyValue("requested", wanted).addKeyValue("granted", after).log();
         } else {
-            logger.info("process priority class set to {} (was {})", after, before);
+            logger.atInfo().setMessage("Process priority class set").addKeyValue("priorityClass", after)
+                    .addKeyValue("previous", before).log();
         }
         return after;
     }

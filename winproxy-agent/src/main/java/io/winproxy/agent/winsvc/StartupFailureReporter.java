@@ -2,6 +2,7 @@ package io.winproxy.agent.winsvc;
 
 import io.winproxy.agent.logging.KlogFileNames;
 import io.winproxy.agent.logging.KlogTextLayout;
+import io.winproxy.agent.logging.KlogValues;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -84,9 +85,10 @@ public final class StartupFailureReporter {
             }
             try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND)) {
-                // klog's text header, as the running agent writes it: severity, time, thread (pid), file:line.
+                // klog's structured line, as the running agent writes it: header and quoted message.
                 w.write(KlogTextLayout.header('E', clock.instant().atZone(clock.getZone()),
-                        ProcessHandle.current().pid(), "Main.java:0") + line + System.lineSeparator());
+                        ProcessHandle.current().pid(), "Main.java:0") + KlogValues.quote(line)
+                        + System.lineSeparator());
             }
         } catch (IOException | RuntimeException e) {
             // Best effort, as above.

@@ -89,7 +89,8 @@ final class StatusReporter {
             scm.setStatus(handle, status);
         } catch (WindowsServiceException e) {
             // Nothing else can be told to the SCM; the service keeps going and the next report may succeed.
-            logger.warn("could not report service status {}: {}", status.state(), e.getMessage());
+            logger.atWarn().setMessage("Could not report the service status").addKeyValue("state", status.state())
+                    .addKeyValue("err", e.getMessage()).log();
         }
     }
 }

@@ -124,13 +124,13 @@ public final class WindowsServiceHost {
             }
             reporter = new StatusReporter(scm, handle, timings.waitHintMillis());
             reporter.report(ServiceState.START_PENDING);
-            logger.info("service {} starting", serviceName);
+            logger.atInfo().setMessage("Service starting").addKeyValue("service", serviceName).log();
             Thread agentThread = new Thread(this::runAgent, "winproxy-agent");
             agentThread.start();
             try {
                 awaitReady();
                 if (finished.getCount() > 0 && reporter.report(ServiceState.RUNNING)) {
-                    logger.info("service {} running", serviceName);
+                    logger.atInfo().setMessage("Service running").addKeyValue("service", serviceName).log();
                 }
                 awaitFinished();
             } catch (InterruptedException e) {
@@ -145,7 +145,7 @@ public final class WindowsServiceHost {
             try {
                 code = agent.run(ready::countDown);
             } catch (Exception | Error e) {
-                logger.error("the agent failed: {}", e.toString(), e);
+                logger.atError().setMessage("The agent failed").setCause(e).log();
                 code = 1;
             }
             agentCode.set(code);
@@ -159,8 +159,8 @@ public final class WindowsServiceHost {
                     return;
                 }
                 if (System.nanoTime() - deadline >= 0) {
-                    logger.warn("the agent is not ready after {}; reporting RUNNING while it keeps trying",
-                            timings.readyTimeout());
+                    logger.atWarn().setMessage("The agent is not ready; reporting RUNNING while it keeps trying")
+                            .addKeyValue("readyTimeout", timings.readyTimeout()).log();
                     return;
                 }
                 reporter.report(ServiceState.START_PENDING);
@@ -171,8 +171,8 @@ public final class WindowsServiceHost {
             while (!finished.await(timings.heartbeat().toMillis(), TimeUnit.MILLISECONDS)) {
                 if (stopRequested.get()) {
                     if (System.nanoTime() - stopRequestedAt.get() - timings.stopTimeout().toNanos() >= 0) {
-                        logger.warn("the agent did not stop within {}; reporting the service stopped",
-                                timings.stopTimeout());
+                        logger.atWarn().setMessage("The agent did not stop in time; reporting the service stopped")
+                                .addKeyValue("stopTimeout", timings.stopTimeout()).log();
                         return;
                     }
                     reporter.report(ServiceState.STOP_PENDING);
@@ -188,21 +188,23 @@ public final class WindowsServiceHost {
                 reporter.stopped(Win32Service.NO_ERROR, 0);
             } else if (stopRequested.get()) {
                 if (code != 0) {
-                    logger.warn("the agent stopped with exit code {} after the stop request; reporting a clean stop "
-                            + "so that the SCM does not restart a service the operator stopped", code);
+                    logger.atWarn().setMessage("The agent stopped with an exit code after the stop request; reporting"
+                            + " a clean stop so that the SCM does not restart a service the operator stopped")
+                            .addKeyValue("exitCode", code).log();
                 }
                 exitCode.set(0);
                 reporter.stopped(Win32Service.NO_ERROR, 0);
-                logger.info("service {} stopped", serviceName);
+                logger.atInfo().setMessage("Service stopped").addKeyValue("service", serviceName).log();
             } else {
                 int specific = code != 0 ? code : 1;
                 if (code == 0) {
-                    logger.error("the agent stopped without a stop request; reporting a failure so that the "
-                            + "SCM recovery actions restart it");
+                    logger.atError().setMessage("The agent stopped without a stop request; reporting a failure so"
+                            + " that the SCM recovery actions restart it").log();
                 }
                 exitCode.set(specific);
                 reporter.stopped(Win32Service.ERROR_SERVICE_SPECIFIC_ERROR, specific);
-                logger.error("service {} stopped with exit code {}", serviceName, specific);
+                logger.atError().setMessage("Service stopped with an exit code").addKeyValue("service", serviceName)
+                        .addKeyValue("exitCode", specific).log();
             }
         }
 
@@ -233,15 +235,15 @@ public final class WindowsServiceHost {
                 return;
             }
             stopRequestedAt.set(System.nanoTime());
-            logger.info("service {}: {} requested, stopping", serviceName,
-                    control == Win32Service.CONTROL_STOP ? "stop" : "shutdown");
+            logger.atInfo().setMessage("Service control requested, stopping").addKeyValue("service", serviceName)
+                    .addKeyValue("control", control == Win32Service.CONTROL_STOP ? "stop" : "shutdown").log();
             reporter.report(ServiceState.STOP_PENDING);
             // On a thread of its own, so that an agent whose stop blocks cannot hold up the SCM's control thread.
             Thread stopper = new Thread(() -> {
                 try {
                     agent.requestStop();
                 } catch (RuntimeException e) {
-                    logger.error("the agent's stop request failed: {}", e.toString(), e);
+                    logger.atError().setMessage("The agent's stop request failed").setCause(e).log();
                 }
             }, "winproxy-service-stop");
             stopper.setDaemon(true);

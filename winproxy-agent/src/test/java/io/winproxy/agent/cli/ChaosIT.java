@@ -311,7 +311,7 @@ class ChaosIT {
         // The faults stop: converged within three sync periods of the restarted agent's first sync (plus the few
         // seconds a plan takes here).
         Eventually.await(Duration.ofSeconds(60), "the restarted agent's first sync", () -> logContains("agent-3.log",
-                "] Sync 1: "));
+                "] \"Sync complete\" sync=1 "));
         long faultsStopped = System.nanoTime();
         Eventually.await(SYNC_PERIOD.multipliedBy(3).plusSeconds(5), "converged after the faults", this::converged);
         Duration convergence = Duration.ofNanos(System.nanoTime() - faultsStopped);

@@ -77,10 +77,11 @@ class ApiOutageIT {
 
         List<String> lines = lines();
         assertThat(lines).as("winproxy's lines: %s", lines).hasSize(2);
-        assertThat(lines.get(0)).startsWith("WARN Cannot reach the API server " + proxy.url() + "/: connection "
-                + "refused").endsWith("Services and EndpointSlices are served from the last known state");
-        assertThat(lines.get(1)).startsWith("INFO The API server " + proxy.url() + "/ answers again after 1")
-                .contains("relisting Services, EndpointSlices, Node win-node-1 now");
+        assertThat(lines.get(0)).startsWith("WARN Cannot reach the API server; Services and EndpointSlices are"
+                + " served from the last known state server=\"" + proxy.url() + "/\" err=\"connection refused");
+        assertThat(lines.get(1)).startsWith("INFO The API server answers again; relisting now server=\""
+                + proxy.url() + "/\" unavailableFor=\"1")
+                .endsWith("relisting=[\"Services\",\"EndpointSlices\",\"Node win-node-1\"]");
         assertThat(lag).as("not waiting out fabric8's backoff (up to 30 s)").isLessThan(Duration.ofSeconds(8));
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
     }
@@ -105,15 +106,17 @@ class ApiOutageIT {
 
         List<String> lines = lines();
         assertThat(lines).as("winproxy's lines: %s", lines).hasSize(2);
-        assertThat(lines.get(0)).startsWith("WARN The API server " + proxy.url() + "/ answers 503");
-        assertThat(lines.get(1)).startsWith("INFO The API server " + proxy.url() + "/ answers again after");
+        assertThat(lines.get(0)).startsWith("WARN The API server answers with an error;")
+                .contains(" server=\"" + proxy.url() + "/\" answer=\"503");
+        assertThat(lines.get(1)).startsWith("INFO The API server answers again; relisting now server=\""
+                + proxy.url() + "/\"");
         assertThat(lag).isLessThan(Duration.ofSeconds(8));
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
     }
 
     private List<String> lines() {
         return log.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
-                .map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+                .map(e -> e.getLevel() + " " + e.getFormattedMessage() + KlogValuesForTests.keyValues(e)).toList();
     }
 
     private static io.fabric8.kubernetes.api.model.Service service(String name, String clusterIp) {

@@ -64,12 +64,13 @@ class ApiServerMonitorTest {
         monitor.tick();
 
         assertThat(lines()).containsExactly(
-                "WARN Cannot reach the API server https://10.0.0.1:6443/: connection refused "
-                        + "(GET /api/v1/services); Services and EndpointSlices are served from the last known state",
-                "WARN The API server https://10.0.0.1:6443/ has been unavailable for 1m00s: connection refused "
-                        + "(listing Services); Services and EndpointSlices are served from the last known state",
-                "INFO The API server https://10.0.0.1:6443/ answers again after 1m20s; relisting Services, "
-                        + "EndpointSlices now");
+                "WARN Cannot reach the API server; Services and EndpointSlices are served from the last known state"
+                        + " server=\"https://10.0.0.1:6443/\" err=\"connection refused (GET /api/v1/services)\"",
+                "WARN The API server is still unavailable; Services and EndpointSlices are served from the last known"
+                        + " state server=\"https://10.0.0.1:6443/\" unavailableFor=\"1m00s\""
+                        + " err=\"connection refused (listing Services)\"",
+                "INFO The API server answers again; relisting now server=\"https://10.0.0.1:6443/\""
+                        + " unavailableFor=\"1m20s\" relisting=[\"Services\",\"EndpointSlices\"]");
         assertThat(monitor.inOutage()).isFalse();
         assertThat(services.relists).isEqualTo(1);
         assertThat(slices.relists).isEqualTo(1);
@@ -91,9 +92,11 @@ class ApiServerMonitorTest {
         monitor.tick();
 
         assertThat(lines()).hasSize(2);
-        assertThat(lines().get(0)).isEqualTo("WARN The API server https://10.0.0.1:6443/ answers 404 (NotFound) "
-                + "(listing/watching EndpointSlices); Services and EndpointSlices are served from the last known state");
-        assertThat(lines().get(1)).startsWith("INFO The API server https://10.0.0.1:6443/ answers again after 36s");
+        assertThat(lines().get(0)).isEqualTo("WARN The API server answers with an error; Services and EndpointSlices"
+                + " are served from the last known state server=\"https://10.0.0.1:6443/\""
+                + " answer=\"404 (NotFound) (listing/watching EndpointSlices)\"");
+        assertThat(lines().get(1)).startsWith("INFO The API server answers again; relisting now"
+                + " server=\"https://10.0.0.1:6443/\" unavailableFor=\"36s\"");
     }
 
     @Test
@@ -115,8 +118,9 @@ class ApiServerMonitorTest {
 
         monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/services?watch=true"), 503, null,
                 Duration.ZERO, true));
-        assertThat(lines()).containsExactly("WARN The API server https://10.0.0.1:6443/ answers 503 to GET "
-                + "/api/v1/services; Services and EndpointSlices are served from the last known state");
+        assertThat(lines()).containsExactly("WARN The API server answers with an error; Services and EndpointSlices"
+                + " are served from the last known state server=\"https://10.0.0.1:6443/\""
+                + " answer=\"503 to GET /api/v1/services\"");
     }
 
     @Test
@@ -146,7 +150,7 @@ class ApiServerMonitorTest {
     private List<String> lines() {
         List<String> lines = new ArrayList<>();
         for (ILoggingEvent e : log.list) {
-            lines.add(e.getLevel() + " " + e.getFormattedMessage());
+            lines.add(e.getLevel() + " " + e.getFormattedMessage() + KlogValuesForTests.keyValues(e));
         }
         return lines;
     }

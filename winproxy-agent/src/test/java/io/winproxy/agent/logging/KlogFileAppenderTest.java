@@ -7,12 +7,16 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,15 +79,63 @@ class KlogFileAppenderTest {
         assertThat(Files.readString(info.currentFile())).contains("line 39");
     }
 
+    private static Path winproxyFile(Path dir, String stamp, long pid) throws IOException {
+        Path file = dir.resolve("kube-proxy.exe.node1.DOMAIN_user.log.INFO." + stamp + "." + pid);
+        Files.writeString(file, "Log file created at: 2020/01/01 00:00:00\nRunning on machine: node1\n"
+                + KlogFileAppender.BINARY_LINE + " 0.9 on Java 17\n");
+        return file;
+    }
+
+    private static void rotateOnce(KlogFileAppender info) {
+        for (int i = 0; i < 12; i++) {
+            info.doAppend(event("io.winproxy.x", Level.INFO, "line " + i + " " + "x".repeat(60), null, Map.of()));
+        }
+    }
+
     @Test
-    void aFileOfAnotherRunningProcessIsNeverPruned() {
-        // The parent process (the build's JVM or shell) is alive while this test runs.
-        long live = ProcessHandle.current().parent().map(ProcessHandle::pid).orElseThrow();
-        assertThat(KlogFileAppender.ofAnotherLiveProcess(java.nio.file.Path.of(
-                "kube-proxy.h.u.log.INFO.20261123-080000." + live))).isTrue();
-        assertThat(KlogFileAppender.ofAnotherLiveProcess(java.nio.file.Path.of(
-                "kube-proxy.h.u.log.INFO.20261123-080000." + ProcessHandle.current().pid()))).isFalse();
-        assertThat(KlogFileAppender.ofAnotherLiveProcess(java.nio.file.Path.of(
-                "kube-proxy.h.u.log.INFO.20261123-080000.999999999"))).isFalse();
+    void aFileAnotherProcessHoldsTheLockOfIsKeptAndPrunedOnceThatProcessEnds() throws Exception {
+        Path held = winproxyFile(dir, "20200101-000000", 1);
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(javaBin.toString(), "-cp", System.getProperty("java.class.path"),
+                LockHolder.class.getName(), held.toString()).redirectErrorStream(true).start();
+        try {
+            String first = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                    StandardCharsets.UTF_8)).readLine();
+            assertThat(first).isEqualTo("locked");
+            assertThat(KlogFileAppender.inUse(held)).isTrue();
+            KlogFileAppender info = appender("INFO", 600, 1);
+            rotateOnce(info);
+            assertThat(held).exists();
+            child.getOutputStream().close();
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(KlogFileAppender.inUse(held)).isFalse();
+            rotateOnce(info);
+            info.stop();
+            assertThat(held).doesNotExist();
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aProcessIdInTheNameDecidesNothing() throws IOException {
+        // The parent process (the build's JVM or shell) is alive; its id in the name must not protect the file.
+        long live = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(ProcessHandle.current().pid());
+        Path named = winproxyFile(dir, "20200101-000000", live);
+        KlogFileAppender info = appender("INFO", 600, 1);
+        rotateOnce(info);
+        info.stop();
+        assertThat(named).doesNotExist();
+    }
+
+    @Test
+    void theWritersOwnOpenFileIsInUseAndLockingItNeverBlocksReaders() throws IOException {
+        KlogFileAppender info = appender("INFO", 0, 2);
+        info.doAppend(event("io.winproxy.x", Level.INFO, "first", null, Map.of()));
+        assertThat(KlogFileAppender.inUse(info.currentFile())).isTrue();
+        assertThat(Files.readString(info.currentFile())).contains("\"first\"");
+        Path file = info.currentFile();
+        info.stop();
+        assertThat(KlogFileAppender.inUse(file)).isFalse();
     }
 }

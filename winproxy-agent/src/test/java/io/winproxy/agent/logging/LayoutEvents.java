@@ -19,7 +19,13 @@ final class LayoutEvents {
 
     static LoggingEvent event(String logger, Level level, String message, Throwable error,
                               Map<String, Object> keyValues) {
-        LoggingEvent event = new LoggingEvent("fqcn", CONTEXT.getLogger(logger), level, message, error, null);
+        return event(logger, level, message, error, keyValues, null);
+    }
+
+    /** An event whose message has {@code {}} placeholders filled from {@code arguments}. */
+    static LoggingEvent event(String logger, Level level, String message, Throwable error,
+                              Map<String, Object> keyValues, Object[] arguments) {
+        LoggingEvent event = new LoggingEvent("fqcn", CONTEXT.getLogger(logger), level, message, error, arguments);
         event.setInstant(TIME);
         event.setCallerData(new StackTraceElement[] {
                 new StackTraceElement("io.winproxy.agent.sync.ProxySyncLoop", "sync", "ProxySyncLoop.java", 120)});

@@ -64,7 +64,7 @@ class LoggingSetupTest {
         logger.debug("not shown at --v=0");
         long pid = ProcessHandle.current().pid();
         assertThat(stderrText()).matches("I\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d{6} +" + pid
-                + " LoggingSetupTest\\.java:\\d+\\] synced 3 services\\R");
+                + " LoggingSetupTest\\.java:\\d+\\] \"synced 3 services\"\\R");
         assertThat(stderrText().substring(22, 30)).isEqualTo(String.format("%7d ", pid).substring(0, 8));
     }
 
@@ -218,8 +218,8 @@ class LoggingSetupTest {
     void jsonFormatWritesOneRedactedObjectPerLine() {
         LoggingSetup.configure(context, options(0, true, false, null, 0, "json"), stderr);
         context.getLogger("io.winproxy.a").warn("password=hunter2 \"quoted\"");
-        assertThat(stderrText()).matches("\\{\"ts\":\\d+(\\.\\d+)?,\"logger\":\"io\\.winproxy\\.a\","
-                + "\"caller\":\"LoggingSetupTest\\.java:\\d+\",\"msg\":\"password=<redacted> \\\\\"quoted\\\\\"\","
+        assertThat(stderrText()).matches("\\{\"ts\":\\d{13}(\\.\\d+)?,"
+                + "\"caller\":\"logging/LoggingSetupTest\\.java:\\d+\",\"msg\":\"password=<redacted> \\\\\"quoted\\\\\"\","
                 + "\"v\":0}\\R");
     }
 
