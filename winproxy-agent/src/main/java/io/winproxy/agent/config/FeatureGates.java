@@ -178,17 +178,43 @@ public record FeatureGates(Map<String, Boolean> explicit) {
         if (spec == null) {
             throw new IllegalArgumentException("unrecognized feature gate: " + gate);
         }
+        if (gate.equals("AllAlpha") || gate.equals("AllBeta")) {
+            return explicit.getOrDefault(gate, spec.defaultValue());
+        }
+        return value(gate, spec.stage(), spec.defaultValue());
+    }
+
+    /** One gate as {@code kubernetes_feature_enabled} reports it. */
+    public record Status(String name, Stage stage, boolean enabled) {
+    }
+
+    /**
+     * Every gate kube-proxy v1.33 registers and every gate winproxy acts on, with its stage and effective value
+     * (explicit, else {@code AllAlpha}/{@code AllBeta} for alpha/beta gates, else the default), sorted by name: what
+     * component-base's feature-gate metrics report.
+     */
+    public List<Status> statuses() {
+        Map<String, Status> all = new TreeMap<>();
+        KubernetesFeatureGates.bundled().all().values().stream()
+                .filter(g -> g.release() == KubernetesFeatureGates.Release.V1_33)
+                .forEach(g -> all.put(g.name(), new Status(g.name(), g.stage(), value(g.name(), g.stage(),
+                        g.defaultValue()))));
+        KNOWN.values().forEach(s -> all.put(s.name(), new Status(s.name(), s.stage(), enabled(s.name()))));
+        return List.copyOf(all.values());
+    }
+
+    private boolean value(String gate, Stage stage, boolean defaultValue) {
         Boolean value = explicit.get(gate);
         if (value != null) {
             return value;
         }
-        if (spec.stage() == Stage.ALPHA && !gate.equals("AllAlpha") && explicit.containsKey("AllAlpha")) {
+        if (stage == Stage.ALPHA && explicit.containsKey("AllAlpha")) {
             return explicit.get("AllAlpha");
         }
-        if (spec.stage() == Stage.BETA && !gate.equals("AllBeta") && explicit.containsKey("AllBeta")) {
+        if (stage == Stage.BETA && explicit.containsKey("AllBeta")) {
             return explicit.get("AllBeta");
         }
-        return spec.defaultValue();
+        return defaultValue;
     }
 
     /** Every known gate with its effective value, sorted by name (for logs and the metrics of enabled features). */
