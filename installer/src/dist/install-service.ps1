@@ -30,6 +30,14 @@
     Passed as --windows-priorityclass (for example ABOVE_NORMAL_PRIORITY_CLASS, as AKS runs kube-proxy).
 .PARAMETER JavaOptions
     JVM options; -Xrs is always added so that console and logoff signals do not stop the service.
+.PARAMETER JavaHome
+    The Java 17+ runtime (64-bit) the service runs, a folder with bin\java.exe. Without it (and without
+    -RuntimeZip) the runtime is looked up as winproxy.cmd does: WINPROXY_JAVA_HOME, runtime\ of this distribution,
+    JAVA_HOME, then the PATH.
+.PARAMETER RuntimeZip
+    A Java 17+ runtime zip for Windows x64 (for example a Temurin JRE zip). It is unpacked into runtime\ of this
+    distribution (replacing what is there), where winproxy.cmd, winproxy.ps1 and kube-proxy.exe all find it, and the
+    service runs it.
 .PARAMETER StartType
     Automatic (default), AutomaticDelayedStart or Manual.
 .PARAMETER DependsOn
@@ -45,6 +53,8 @@
 .EXAMPLE
     .\install-service.ps1 -Start
 .EXAMPLE
+    .\install-service.ps1 -RuntimeZip C:\Downloads\OpenJDK17U-jre_x64_windows_hotspot.zip -Start
+.EXAMPLE
     .\install-service.ps1 -ServiceName kubeproxy -AgentArgument '--hostname-override=akswin000000' -PriorityClass ABOVE_NORMAL_PRIORITY_CLASS -Force -Start
 #>
 [CmdletBinding(SupportsShouldProcess = $true)]
@@ -58,6 +68,8 @@ param(
     [ValidateSet('IDLE_PRIORITY_CLASS', 'BELOW_NORMAL_PRIORITY_CLASS', 'NORMAL_PRIORITY_CLASS', 'ABOVE_NORMAL_PRIORITY_CLASS', 'HIGH_PRIORITY_CLASS', 'REALTIME_PRIORITY_CLASS')]
     [string] $PriorityClass,
     [string[]] $JavaOptions = @('-Xms64m', '-Xmx512m'),
+    [string] $JavaHome,
+    [string] $RuntimeZip,
     [ValidateSet('Automatic', 'AutomaticDelayedStart', 'Manual')]
     [string] $StartType = 'Automatic',
     [string[]] $DependsOn = @('hns'),
@@ -199,7 +211,37 @@ if (-not (Test-Path -LiteralPath $jar -PathType Leaf)) {
 if ($ConfigFile -and -not (Test-Path -LiteralPath $ConfigFile -PathType Leaf)) {
     throw "-ConfigFile ${ConfigFile}: no such file"
 }
-$java = Find-WinProxyJavaExecutable -HomeDirectory $winproxyHome
+# -RuntimeZip / -JavaHome: the Java runtime in one step (docs/runbooks.md#a-java-runtime-in-one-step).
+if ($RuntimeZip) {
+    if ($JavaHome) { throw '-JavaHome and -RuntimeZip: give one of them' }
+    if (-not (Test-Path -LiteralPath $RuntimeZip -PathType Leaf)) { throw "-RuntimeZip ${RuntimeZip}: no such file" }
+    $runtimeDirectory = Join-Path -Path $winproxyHome -ChildPath 'runtime'
+    if ($PSCmdlet.ShouldProcess($runtimeDirectory, "unpack the Java runtime $RuntimeZip")) {
+        $unpacked = Join-Path -Path ([System.IO.Path]::GetTempPath()) -ChildPath ('winproxy-runtime-' + [guid]::NewGuid())
+        Expand-Archive -LiteralPath $RuntimeZip -DestinationPath $unpacked
+        $top = @(Get-ChildItem -LiteralPath $unpacked)
+        $found = if ($top.Count -eq 1 -and $top[0].PSIsContainer) { $top[0].FullName } else { $unpacked }
+        if (-not (Test-Path -LiteralPath (Join-Path -Path $found -ChildPath 'bin\java.exe') -PathType Leaf)) {
+            Remove-Item -LiteralPath $unpacked -Recurse -Force
+            throw "-RuntimeZip ${RuntimeZip}: no bin\java.exe in it (expected a Java runtime for Windows x64)"
+        }
+        if (Test-Path -LiteralPath $runtimeDirectory) { Remove-Item -LiteralPath $runtimeDirectory -Recurse -Force }
+        Move-Item -LiteralPath $found -Destination $runtimeDirectory
+        if (Test-Path -LiteralPath $unpacked) { Remove-Item -LiteralPath $unpacked -Recurse -Force }
+        Write-Output "unpacked $RuntimeZip into $runtimeDirectory"
+    }
+    $JavaHome = $runtimeDirectory
+}
+if ($JavaHome) {
+    $java = Join-Path -Path $JavaHome -ChildPath 'bin\java.exe'
+    if (Test-Path -LiteralPath $java -PathType Leaf) {
+        $java = (Resolve-Path -LiteralPath $java).ProviderPath
+    } elseif (-not $WhatIfPreference) {
+        throw "-JavaHome ${JavaHome}: no bin\java.exe there"
+    }
+} else {
+    $java = Find-WinProxyJavaExecutable -HomeDirectory $winproxyHome
+}
 
 $commandLine = @($java, '-Xrs') + $JavaOptions + @('-jar', $jar)
 if ($ConfigFile) {

@@ -251,7 +251,7 @@ function Get-WinProxyDiagnostics {
             }
         }
         Save-WinProxyDiagnosticStep -Folder $folder -FileName 'versions.txt' -Script {
-            $agent = Invoke-WinProxyAgent -Arguments @('--version') -WinProxyPath $WinProxyPath
+            $agent = Invoke-WinProxyAgent -Arguments @('version') -WinProxyPath $WinProxyPath
             'winproxy: ' + ($agent.StdOut + $agent.StdErr).Trim()
             $os = Get-CimInstance -ClassName Win32_OperatingSystem
             'windows: {0} build {1}' -f $os.Caption, $os.BuildNumber

@@ -8,15 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Every relative link in README.md and docs/*.md points at a file that exists. */
+/**
+ * Every relative link in README.md and docs/*.md points at a file that exists, and every {@code #anchor} (in the
+ * same page or another Markdown page) at a heading or HTML anchor there, by GitHub's anchor rules.
+ */
 class DocumentationLinksTest {
-    private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
-
     private final Path root = Path.of(System.getProperty("winproxy.root", "..")).toAbsolutePath().normalize();
 
     @Test
@@ -45,17 +44,46 @@ class DocumentationLinksTest {
         }
     }
 
-    private static List<String> brokenLinks(Path page) throws IOException {
+    @Test
+    void githubsAnchorRulesAreFollowed() {
+        assertThat(MarkdownPage.slug("`hns explain FILE [-o json]`")).isEqualTo("hns-explain-file--o-json");
+        assertThat(MarkdownPage.slug("Stopping: graceful shutdown")).isEqualTo("stopping-graceful-shutdown");
+        assertThat(MarkdownPage.slug("Linux-only and removed flags (accepted, one warning each, no effect)"))
+                .isEqualTo("linux-only-and-removed-flags-accepted-one-warning-each-no-effect");
+        assertThat(MarkdownPage.slug("The [overlay](x.md) source_VIP")).isEqualTo("the-overlay-source_vip");
+        MarkdownPage page = MarkdownPage.parse("# Title\n## Usage\n## Usage\n```\n# not a heading\n[x](gone.md)\n```\n"
+                + "See [it](#usage-1) and `[code](nope.md)`.\n[ref]: other.md#part\n");
+        assertThat(page.anchors()).containsExactly("title", "usage", "usage-1");
+        assertThat(page.links()).containsExactly("#usage-1", "other.md#part");
+    }
+
+    @Test
+    void aDeadLinkOrAMissingAnchorIsReported(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("a.md"), "# A\n## Exit codes\n[ok](b.md#there) [ok](#exit-codes)\n"
+                + "[gone](c.md) [no anchor](b.md#elsewhere) [here](#nowhere)\n");
+        Files.writeString(dir.resolve("b.md"), "# B\n## There\n");
+        assertThat(brokenLinks(dir.resolve("a.md"))).containsExactly("a.md -> c.md (no such file)",
+                "a.md -> b.md#elsewhere (no such anchor)", "a.md -> #nowhere (no such anchor)");
+    }
+
+    static List<String> brokenLinks(Path page) throws IOException {
         List<String> broken = new ArrayList<>();
-        Matcher m = LINK.matcher(Files.readString(page, StandardCharsets.UTF_8));
-        while (m.find()) {
-            String target = m.group(1);
-            if (target.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") || target.startsWith("#")) {
+        MarkdownPage parsed = MarkdownPage.parse(Files.readString(page, StandardCharsets.UTF_8));
+        for (String target : parsed.links()) {
+            if (target.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*")) {
                 continue;
             }
-            String file = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
-            if (!Files.exists(page.getParent().resolve(file))) {
-                broken.add(page.getFileName() + " -> " + target);
+            int hash = target.indexOf('#');
+            String file = hash >= 0 ? target.substring(0, hash) : target;
+            String anchor = hash >= 0 ? target.substring(hash + 1) : "";
+            Path resolved = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
+            if (!Files.exists(resolved)) {
+                broken.add(page.getFileName() + " -> " + target + " (no such file)");
+                continue;
+            }
+            if (!anchor.isEmpty() && resolved.toString().endsWith(".md") && !MarkdownPage.parse(
+                    Files.readString(resolved, StandardCharsets.UTF_8)).anchors().contains(anchor)) {
+                broken.add(page.getFileName() + " -> " + target + " (no such anchor)");
             }
         }
         return broken;

@@ -233,6 +233,17 @@ class WindowsDistributionIT {
                 .contains("@('failureflag', $ServiceName, '1')");
         assertThat(script).contains("'Automatic', 'AutomaticDelayedStart', 'Manual'").contains("delayed-auto");
         assertThat(script).doesNotContain("Remove-HnsPolicyList");
+        assertThat(script).as("a Java runtime in one step").contains("[string] $JavaHome").contains("[string] $RuntimeZip")
+                .contains("Expand-Archive -LiteralPath $RuntimeZip").contains("ChildPath 'runtime'");
+    }
+
+    @Test
+    void theImageRecipeUnpacksAJavaRuntimeBesideKubeProxyExe() {
+        String dockerfile = text("hostprocess/Dockerfile");
+        assertThat(dockerfile).contains("ARG JRE_URL=").contains("ARG JRE_SHA256=")
+                .contains("FROM --platform=$BUILDPLATFORM").contains("unzip")
+                .contains("COPY --from=runtime /runtime/ /winproxy/runtime/")
+                .contains("docker buildx build --platform windows/amd64 -f hostprocess/Dockerfile");
     }
 
     @Test

@@ -31,7 +31,8 @@ import java.util.TreeSet;
  * error record, an {@code HNSCall} envelope, an HCN query document (its double-encoded filter decoded), a JSON
  * array of those, and PowerShell {@code ConvertTo-Json} output (byte-order mark, a prompt line before the JSON, the
  * {@code {"value":[...],"Count":n}} wrapper of Windows PowerShell 5.1, one-element arrays written as bare values,
- * objects written as {@code "@{k=v; ...}"} strings and arrays cut to {@code System.Object[]} beyond its depth).
+ * objects written as {@code "@{k=v; ...}"} strings and arrays cut to {@code System.Object[]} beyond its depth), and
+ * a kube-proxy log line in klog's text or JSON form, whose {@code err} value holds the HNS error ({@link KlogLine}).
  *
  * <p>Anything else is refused with an {@link IllegalArgumentException} whose message is one line (never a parser
  * stack trace). Stateless and thread-safe.
@@ -44,9 +45,22 @@ public final class HnsExplainer {
 
     private final ObjectMapper mapper = HcnJson.newMapper();
 
-    /** Explains {@code document}; throws {@link IllegalArgumentException} (one-line message) when it cannot. */
+    private static final String NO_HNS_ERROR = "a kube-proxy log line with no HNS error in it: expected an err value"
+            + " holding an HCN error record ({\"Success\":false,...}) or an (0x...) HRESULT";
+
+    /**
+     * Explains {@code document}; throws {@link IllegalArgumentException} (one-line message) when it cannot. A
+     * kube-proxy log line (klog text or JSON) is accepted too: the HNS error inside its {@code err} value is
+     * explained.
+     */
     public Explanation explain(String document) {
+        if (document != null && KlogLine.isTextLine(document)) {
+            document = KlogLine.fromText(document).orElseThrow(() -> new IllegalArgumentException(NO_HNS_ERROR));
+        }
         JsonNode tree = parse(document);
+        if (KlogLine.isJsonRecord(tree)) {
+            tree = parse(KlogLine.fromJson(tree).orElseThrow(() -> new IllegalArgumentException(NO_HNS_ERROR)));
+        }
         try {
             return explainNode(tree, 0);
         } catch (IllegalArgumentException e) {

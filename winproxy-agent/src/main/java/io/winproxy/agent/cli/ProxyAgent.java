@@ -24,6 +24,7 @@ import io.winproxy.agent.sync.ExecutorScheduler;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.agent.sync.VfpPolicyEngine;
+import io.winproxy.agent.zpages.ComponentPages;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.policy.model.IpFamily;
 import java.net.InetSocketAddress;
@@ -98,6 +99,8 @@ public final class ProxyAgent implements AutoCloseable {
         closeables.add(0, events);
         metricsServer = MetricsServer.create(config.metricsBindAddress(), config.bindAddressHardFail(), nodeName,
                 metrics, events, () -> KubeProxyConfigurationFile.renderJson(config));
+        metricsServer.serve(ComponentPages.of(config, BUILD.kubernetesVersion()));
+        metrics.featureGates(config.featureGates().statuses());
         closeables.add(0, metricsServer);
         health = ProxyHealthServer.create(config.healthzBindAddress(), config.syncPeriod(),
                 config.bindAddressHardFail(), nodeName, metrics, events);

@@ -49,9 +49,9 @@ public final class RootCommand implements Callable<Integer> {
 
     @Option(names = "--version", arity = "0..1", fallbackValue = "true", paramLabel = "true|raw",
             scope = ScopeType.LOCAL,
-            description = "Print the version and exit, as kube-proxy does: 'Kubernetes v1.N.M' (the release whose "
-                    + "behaviour winproxy matches), then winproxy's own; --version=raw prints kube-proxy's "
-                    + "version.Info form.")
+            description = "Print the version and exit, as kube-proxy does: one line 'Kubernetes v1.N.M' (the release "
+                    + "whose behaviour winproxy matches); --version=raw prints kube-proxy's version.Info form, "
+                    + "with winproxy's version as GitCommit. 'winproxy version' prints winproxy's own.")
     String version;
 
     @Mixin

@@ -7,8 +7,13 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code winproxy version}: the winproxy and Java versions. */
-@Command(name = "version", description = "Print the version.")
+/**
+ * {@code winproxy version}: winproxy's own version, the Kubernetes release it matches and the Java runtime, e.g.
+ * {@code winproxy 0.1.0 (kube-proxy v1.33.0, java 17.0.15)}. The root {@code --version} flag prints only what kube-proxy
+ * prints (see {@link #printKubeProxyVersion}).
+ */
+@Command(name = "version", description = "Print winproxy's version, the Kubernetes release it matches and the Java "
+        + "version.")
 public final class VersionCommand implements Callable<Integer> {
     @ParentCommand
     RootCommand root;
@@ -21,8 +26,14 @@ public final class VersionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        root.context().out().println("winproxy " + version() + " (java " + System.getProperty("java.version") + ")");
+        root.context().out().println(versionLine());
         return 0;
+    }
+
+    /** What {@code winproxy version} prints: {@code winproxy VERSION (kube-proxy v1.N.M, java JAVA_VERSION)}. */
+    static String versionLine() {
+        return "winproxy " + version() + " (kube-proxy " + KUBERNETES_VERSION + ", java "
+                + System.getProperty("java.version") + ")";
     }
 
     /**
@@ -32,25 +43,33 @@ public final class VersionCommand implements Callable<Integer> {
     public static final String KUBERNETES_VERSION = "v1.33.0";
 
     /**
-     * kube-proxy's {@code --version} output: {@code Kubernetes v1.N.M} (then winproxy's own line), or with
-     * {@code raw} the {@code version.Info} form.
+     * kube-proxy's {@code --version} output, exactly one line {@code Kubernetes v1.N.M} (PowerShell launchers capture
+     * it with {@code $(kube-proxy.exe --version)} and match it as one string); with {@code raw}, the Go
+     * {@code %#v} form of the {@code version.Info} of Kubernetes v1.33, whose {@code GitCommit} names winproxy's
+     * version ({@code winproxy-0.1.0}), {@code GoVersion} the Java runtime and {@code Compiler} winproxy.
      *
      * @throws UsageException naming {@code --version} for any other value than true or raw
      */
     static void printKubeProxyVersion(PrintStream out, String value) {
         if (value.equalsIgnoreCase("raw")) {
-            String[] parts = KUBERNETES_VERSION.substring(1).split("\\.");
-            out.printf(Locale.ROOT, "version.Info{Major:\"%s\", Minor:\"%s\", GitVersion:\"%s\", GitCommit:\"%s\", "
-                    + "GitTreeState:\"clean\", BuildDate:\"\", GoVersion:\"java%s\", Compiler:\"winproxy\", "
-                    + "Platform:\"%s\"}%n", parts[0], parts[1], KUBERNETES_VERSION, "winproxy-" + version(),
-                    System.getProperty("java.version"), platform());
+            out.println(rawVersionInfo());
             return;
         }
         if (!value.equalsIgnoreCase("true")) {
             throw new UsageException("--version: invalid value \"" + value + "\" (want true, false or raw)");
         }
         out.println("Kubernetes " + KUBERNETES_VERSION);
-        out.println("winproxy " + version() + " (java " + System.getProperty("java.version") + ")");
+    }
+
+    /** The {@code --version=raw} line: every field of v1.33's {@code version.Info}, in its order. */
+    static String rawVersionInfo() {
+        String[] parts = KUBERNETES_VERSION.substring(1).split("\\.");
+        return String.format(Locale.ROOT, "version.Info{Major:\"%s\", Minor:\"%s\", EmulationMajor:\"\", "
+                        + "EmulationMinor:\"\", MinCompatibilityMajor:\"\", MinCompatibilityMinor:\"\", "
+                        + "GitVersion:\"%s\", GitCommit:\"%s\", GitTreeState:\"clean\", BuildDate:\"\", "
+                        + "GoVersion:\"java%s\", Compiler:\"winproxy\", Platform:\"%s\"}",
+                parts[0], parts[1], KUBERNETES_VERSION, "winproxy-" + version(), System.getProperty("java.version"),
+                platform());
     }
 
     /** Go's GOOS/GOARCH spelling of this platform, e.g. windows/amd64. */

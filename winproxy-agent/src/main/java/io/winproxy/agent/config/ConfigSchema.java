@@ -26,6 +26,11 @@ import io.winproxy.agent.logging.Vmodule;
 final class ConfigSchema {
 
     static final String API_VERSION = "kubeproxy.config.k8s.io/v1alpha1";
+    /**
+     * winproxy's one field beyond v1alpha1: handle only Services labelled
+     * {@code service.kubernetes.io/service-proxy-name=<this>}. Read from a file; written only when set.
+     */
+    static final String SERVICE_PROXY_NAME = "serviceProxyName";
     static final String KIND = "KubeProxyConfiguration";
 
     enum Type { STRING, BOOL, INT, FLOAT, DURATION, STRING_LIST, BOOL_MAP, VMODULE, RAW }
@@ -86,7 +91,7 @@ final class ConfigSchema {
             f("nodePortAddresses", Type.STRING_LIST, List.of()),
             p("oomScoreAdj", Type.INT, -999),
             f("portRange", Type.STRING, ""),
-            f("serviceProxyName", Type.STRING, ""),
+            f(SERVICE_PROXY_NAME, Type.STRING, ""),
             f("showHiddenMetricsForVersion", Type.STRING, ""),
             f("syncPeriod", Type.DURATION, Duration.ZERO),
             f("windowsRunAsService", Type.BOOL, false),

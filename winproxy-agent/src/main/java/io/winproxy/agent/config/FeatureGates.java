@@ -45,8 +45,10 @@ public record FeatureGates(Map<String, Boolean> explicit) {
     /**
      * Every gate winproxy accepts. The Windows gates ({@code WinDSR}, {@code WinOverlay}), {@code IPv6DualStack}
      * (GA, still passed by old AKS launchers), the gates of the common proxy code, and GA proxy gates removed by
-     * later releases (accepted set to true, as older launchers pass them). Defaults follow the newest kube-proxy
-     * releases (WinDSR beta and on since 1.33).
+     * later releases (accepted set to true, as older launchers pass them). Stage, default and lock are Kubernetes
+     * v1.33's (checked against upstream's data by KubernetesFeatureGatesUpstreamTest), with one deliberate
+     * exception: {@code PreferSameTrafficDistribution} is on by default, as from v1.34 (alpha and off in v1.33), so
+     * that {@code trafficDistribution: PreferSameNode} works without a gate (docs/policy.md).
      */
     public static final Map<String, Spec> KNOWN = index(List.of(
             new Spec("WinDSR", true, Stage.BETA, false),
@@ -54,12 +56,12 @@ public record FeatureGates(Map<String, Boolean> explicit) {
             new Spec("IPv6DualStack", true, Stage.GA, true),
             new Spec("KubeProxyDrainingTerminatingNodes", true, Stage.GA, true),
             new Spec("ProxyTerminatingEndpoints", true, Stage.GA, true),
-            new Spec("TopologyAwareHints", true, Stage.BETA, false),
+            new Spec("TopologyAwareHints", true, Stage.GA, true),
             new Spec("ServiceTrafficDistribution", true, Stage.GA, true),
             new Spec("PreferSameTrafficDistribution", true, Stage.BETA, false),
             new Spec("MultiCIDRServiceAllocator", true, Stage.GA, false),
             new Spec("LoadBalancerIPMode", true, Stage.GA, true),
-            new Spec("WindowsHostNetwork", true, Stage.ALPHA, false),
+            new Spec("WindowsHostNetwork", false, Stage.DEPRECATED, false),
             new Spec("NFTablesProxyMode", true, Stage.GA, true),
             // GA proxy gates that later releases removed; old launchers still pass them set to true.
             new Spec("EndpointSlice", true, Stage.GA, true),
@@ -109,7 +111,18 @@ public record FeatureGates(Map<String, Boolean> explicit) {
         return new FeatureGates(values);
     }
 
+    /**
+     * Go identifiers of gates whose name (the string kube-proxy accepts) differs: Kubernetes' generated gate lists
+     * show the identifier, so operators copy it from there.
+     */
+    private static final Map<String, String> GO_IDENTIFIERS = Map.of(
+            "CPUCFSQuotaPeriod", "CustomCPUCFSQuotaPeriod",
+            "RuntimeClassInImageCriAPI", "RuntimeClassInImageCriApi");
+
     private static String spellingHint(String name) {
+        if (GO_IDENTIFIERS.containsKey(name)) {
+            return " (that is the gate's Go identifier; its name is " + GO_IDENTIFIERS.get(name) + ")";
+        }
         Optional<String> known = KNOWN.keySet().stream().filter(k -> k.equalsIgnoreCase(name)).findFirst()
                 .or(() -> KubernetesFeatureGates.bundled().spellingOf(name));
         return known.map(k -> " (gate names are case-sensitive: did you mean " + k + "?)").orElse("");
@@ -165,17 +178,43 @@ public record FeatureGates(Map<String, Boolean> explicit) {
         if (spec == null) {
             throw new IllegalArgumentException("unrecognized feature gate: " + gate);
         }
+        if (gate.equals("AllAlpha") || gate.equals("AllBeta")) {
+            return explicit.getOrDefault(gate, spec.defaultValue());
+        }
+        return value(gate, spec.stage(), spec.defaultValue());
+    }
+
+    /** One gate as {@code kubernetes_feature_enabled} reports it. */
+    public record Status(String name, Stage stage, boolean enabled) {
+    }
+
+    /**
+     * Every gate kube-proxy v1.33 registers and every gate winproxy acts on, with its stage and effective value
+     * (explicit, else {@code AllAlpha}/{@code AllBeta} for alpha/beta gates, else the default), sorted by name: what
+     * component-base's feature-gate metrics report.
+     */
+    public List<Status> statuses() {
+        Map<String, Status> all = new TreeMap<>();
+        KubernetesFeatureGates.bundled().all().values().stream()
+                .filter(g -> g.release() == KubernetesFeatureGates.Release.V1_33)
+                .forEach(g -> all.put(g.name(), new Status(g.name(), g.stage(), value(g.name(), g.stage(),
+                        g.defaultValue()))));
+        KNOWN.values().forEach(s -> all.put(s.name(), new Status(s.name(), s.stage(), enabled(s.name()))));
+        return List.copyOf(all.values());
+    }
+
+    private boolean value(String gate, Stage stage, boolean defaultValue) {
         Boolean value = explicit.get(gate);
         if (value != null) {
             return value;
         }
-        if (spec.stage() == Stage.ALPHA && !gate.equals("AllAlpha") && explicit.containsKey("AllAlpha")) {
+        if (stage == Stage.ALPHA && explicit.containsKey("AllAlpha")) {
             return explicit.get("AllAlpha");
         }
-        if (spec.stage() == Stage.BETA && !gate.equals("AllBeta") && explicit.containsKey("AllBeta")) {
+        if (stage == Stage.BETA && explicit.containsKey("AllBeta")) {
             return explicit.get("AllBeta");
         }
-        return spec.defaultValue();
+        return defaultValue;
     }
 
     /** Every known gate with its effective value, sorted by name (for logs and the metrics of enabled features). */

@@ -26,7 +26,8 @@ import java.util.TreeMap;
  * lenient decoding and yields the warning {@code Using lenient decoding as strict decoding failed: strict decoding
  * error: unknown field "winkernel.foo"}; any other problem (not YAML, wrong apiVersion or kind, a value of the wrong
  * type, a bad duration) is fatal and names the field. Writing produces what kube-proxy's {@code --write-config-to}
- * produces: every field, keys sorted, durations in Go syntax, sync periods under {@code iptables}. Stateless.
+ * produces: every v1alpha1 field, keys sorted, durations in Go syntax, sync periods under {@code iptables}; winproxy's
+ * one extension, {@code serviceProxyName}, only when it is set. Stateless.
  */
 public final class KubeProxyConfigurationFile {
 
@@ -170,7 +171,11 @@ public final class KubeProxyConfigurationFile {
         v.put("nodePortAddresses", c.nodePortAddresses());
         v.put("oomScoreAdj", c.linux().oomScoreAdj());
         v.put("portRange", c.portRange());
-        v.put("serviceProxyName", c.serviceProxyName());
+        if (!c.serviceProxyName().isEmpty()) {
+            // winproxy's extension, not a v1alpha1 field: written only when set, so that a default file is one
+            // kube-proxy reads strictly.
+            v.put(ConfigSchema.SERVICE_PROXY_NAME, c.serviceProxyName());
+        }
         v.put("showHiddenMetricsForVersion", c.showHiddenMetricsForVersion());
         v.put("windowsRunAsService", c.windowsService());
         v.put("winkernel.enableDSR", c.enableDsr());

@@ -6,6 +6,7 @@ import io.winproxy.agent.health.HttpResponses;
 import io.winproxy.agent.health.NodeListener;
 import io.winproxy.agent.health.SupervisedListener;
 import io.winproxy.agent.kube.EventRecorder;
+import io.winproxy.agent.zpages.ComponentPages;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * kube-proxy's metrics server on {@code metricsBindAddress} (default {@code 127.0.0.1:10249}): {@code /metrics}
  * (Prometheus text format), {@code /healthz} (a plain {@code ok}, not the proxier health), {@code /proxyMode}
- * ({@code kernelspace}) and, when a configuration source is given, {@code /configz}; 404 elsewhere. A bind
+ * ({@code kernelspace}), when a configuration source is given, {@code /configz}, and the {@link ComponentPages}
+ * given to {@link #serve}; 404 elsewhere. A bind
  * failure is retried every 5 s, or thrown from {@link #start()} with {@code bindAddressHardFail}. Thread-safe.
  */
 public final class MetricsServer implements AutoCloseable {
@@ -36,6 +38,7 @@ public final class MetricsServer implements AutoCloseable {
     private final PrometheusAgentMetrics metrics;
     private final NodeListener listener;
     private final Supplier<String> configzJson;
+    private volatile ComponentPages pages;
 
     /**
      * @param bindAddress {@code IP:port}; empty or null disables the server
@@ -88,6 +91,11 @@ public final class MetricsServer implements AutoCloseable {
         listener.start();
     }
 
+    /** Also serves {@code pages} ({@code /statusz}, {@code /flagz}, {@code /metrics/slis}, {@code /healthz}). */
+    public void serve(ComponentPages pages) {
+        this.pages = pages;
+    }
+
     /** The bound address, once listening. */
     public Optional<InetSocketAddress> boundAddress() {
         return listener.boundAddress();
@@ -99,6 +107,10 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        ComponentPages extra = pages;
+        if (extra != null && extra.handle(exchange)) {
+            return;
+        }
         switch (exchange.getRequestURI().getPath()) {
             case "/metrics" -> serveMetrics(exchange);
             case "/healthz" -> HttpResponses.send(exchange, 200, HttpResponses.TEXT, "ok", Map.of());

@@ -6,6 +6,7 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.winproxy.agent.config.FeatureGates;
 import io.winproxy.agent.health.HealthJson;
 import io.winproxy.agent.kube.ApiRequest;
 import io.winproxy.agent.kube.ApiRequestListener;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,6 +127,21 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
         this();
         RuntimeMetrics.register(registry, build, RuntimeMetrics.isWindows(System.getProperty("os.name")),
                 Win32Process::load);
+    }
+
+    /**
+     * Serves {@code kubernetes_feature_enabled{name,stage}} as component-base's feature-gate metrics do: one series
+     * per gate, 1 when enabled, {@code stage} {@code ALPHA}, {@code BETA}, {@code DEPRECATED} or empty for GA. Call
+     * once, at start.
+     *
+     * @param gates name, stage ({@link FeatureGates.Stage} name) and effective value
+     */
+    public void featureGates(List<FeatureGates.Status> gates) {
+        Gauge enabled = Gauge.builder().name("kubernetes_feature_enabled")
+                .help("[BETA] This metric records the data about the stage and enablement of a k8s feature.")
+                .labelNames("name", "stage").register(registry);
+        gates.forEach(g -> enabled.labelValues(g.name(), g.stage() == FeatureGates.Stage.GA
+                ? "" : g.stage().name()).set(g.enabled() ? 1 : 0));
     }
 
     /** client-go's buckets of {@code rest_client_request_duration_seconds}. */

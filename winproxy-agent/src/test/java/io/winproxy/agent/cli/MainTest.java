@@ -108,23 +108,37 @@ class MainTest {
     }
 
     @Test
-    void versionPrintsWhatKubeProxyPrintsThenWinproxysOwnVersion() {
+    void versionPrintsExactlyTheOneLineKubeProxyPrints() {
         CliRunner.Result r = CliRunner.run("--version");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        // Calico's launcher scripts parse this first line to decide on DSR and overlay support.
-        assertThat(r.out().lines().findFirst()).hasValue("Kubernetes " + VersionCommand.KUBERNETES_VERSION);
-        assertThat(r.out()).matches("(?s)Kubernetes v1\\.\\d+\\.\\d+\\Rwinproxy .*");
+        // Calico's launcher scripts run $(kube-proxy.exe --version) -match 'v(\d+)\.(\d+)': a second line would make
+        // PowerShell capture an array, fill no $Matches and turn DSR off.
+        assertThat(r.out()).isEqualTo("Kubernetes " + VersionCommand.KUBERNETES_VERSION + System.lineSeparator());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v(\\d+)\\.(\\d+)").matcher(r.out());
+        assertThat(m.find()).isTrue();
+        assertThat(m.group(1) + "." + m.group(2)).isEqualTo("1.33");
         // A launcher's other flags do not matter: the version is printed before the configuration is resolved.
         assertThat(CliRunner.run("--version=true", "--proxy-mode=kernelspace").out())
-                .startsWith("Kubernetes " + VersionCommand.KUBERNETES_VERSION);
+                .isEqualTo("Kubernetes " + VersionCommand.KUBERNETES_VERSION + System.lineSeparator());
     }
 
     @Test
-    void versionRawPrintsTheVersionInfoForm() {
+    void versionRawPrintsTheVersionInfoFormWithWinproxysVersionAsGitCommit() {
         CliRunner.Result r = CliRunner.run("--version=raw");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("version.Info{Major:\"1\", Minor:\"")
-                .contains("GitVersion:\"" + VersionCommand.KUBERNETES_VERSION + "\"").contains("Platform:\"");
+        assertThat(r.out().lines()).hasSize(1);
+        assertThat(r.out()).startsWith("version.Info{Major:\"1\", Minor:\"33\", EmulationMajor:\"\", ")
+                .contains("GitVersion:\"" + VersionCommand.KUBERNETES_VERSION + "\", GitCommit:\"winproxy-"
+                        + VersionCommand.version() + "\"")
+                .contains("Compiler:\"winproxy\"").contains("Platform:\"");
+    }
+
+    @Test
+    void theVersionSubcommandPrintsWinproxysOwnVersion() {
+        CliRunner.Result r = CliRunner.run("version");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out().strip()).isEqualTo("winproxy " + VersionCommand.version() + " (kube-proxy "
+                + VersionCommand.KUBERNETES_VERSION + ", java " + System.getProperty("java.version") + ")");
     }
 
     @Test

@@ -71,12 +71,30 @@ class FeatureGatesTest {
     }
 
     @Test
-    void allAlphaTurnsOnAlphaGatesThatWereNotSetExplicitly() {
-        FeatureGates gates = FeatureGates.parse("AllAlpha=false");
-        assertThat(gates.enabled("WindowsHostNetwork")).isFalse();
-        assertThat(gates.enabled("WinDSR")).isTrue();
-        assertThat(FeatureGates.parse("AllAlpha=false,WindowsHostNetwork=true").enabled("WindowsHostNetwork"))
-                .isTrue();
+    void allBetaSetsTheBetaGatesThatWereNotSetExplicitly() {
+        FeatureGates gates = FeatureGates.parse("AllBeta=false");
+        assertThat(gates.enabled("WinDSR")).isFalse();
+        assertThat(gates.enabled("WinOverlay")).isFalse();
+        assertThat(gates.enabled("NFTablesProxyMode")).as("a GA gate").isTrue();
+        assertThat(FeatureGates.parse("AllBeta=false,WinDSR=true").enabled("WinDSR")).isTrue();
+    }
+
+    @Test
+    void topologyAwareHintsIsLockedOnAsInV133() {
+        assertThat(FeatureGates.parse("TopologyAwareHints=true").enabled("TopologyAwareHints")).isTrue();
+        assertThatThrownBy(() -> FeatureGates.parse("TopologyAwareHints=false"))
+                .hasMessage("cannot set feature gate TopologyAwareHints to false, feature is locked to true");
+    }
+
+    @Test
+    void aGoIdentifierCopiedFromKubernetesGateListsIsRefusedNamingTheGate() {
+        assertThatThrownBy(() -> FeatureGates.parse("RuntimeClassInImageCriAPI=true"))
+                .hasMessage("unrecognized feature gate: RuntimeClassInImageCriAPI (that is the gate's Go identifier;"
+                        + " its name is RuntimeClassInImageCriApi)");
+        assertThatThrownBy(() -> FeatureGates.parse("CPUCFSQuotaPeriod=true"))
+                .hasMessageContaining("its name is CustomCPUCFSQuotaPeriod");
+        assertThat(FeatureGates.parse("RuntimeClassInImageCriApi=true,CustomCPUCFSQuotaPeriod=true").explicit())
+                .hasSize(2);
     }
 
     @Test
@@ -110,7 +128,7 @@ class FeatureGatesTest {
     /** The gates an AKS or EKS Windows node's kubelet configuration sets, passed unchanged by launchers. */
     private static final String CLUSTER_WIDE_GATES = "RotateKubeletServerCertificate=true,ExecProbeTimeout=true,"
             + "SidecarContainers=true,WinDSR=true,WinOverlay=true,DisableKubeletCloudCredentialProviders=true,"
-            + "CSIMigrationPortworx=false";
+            + "CSIMigrationPortworx=true";
 
     @Test
     void aClusterWideGateListIsAcceptedAndOnlyTheWindowsGatesAct() {
@@ -118,7 +136,7 @@ class FeatureGatesTest {
         assertThat(gates.enabled("WinDSR")).isTrue();
         assertThat(gates.explicit()).containsEntry("SidecarContainers", true).hasSize(7);
         assertThat(gates.withoutEffect()).containsExactly(
-                "feature gate CSIMigrationPortworx=false (GA in Kubernetes v1.33) is accepted and has no effect in"
+                "feature gate CSIMigrationPortworx=true (GA in Kubernetes v1.33) is accepted and has no effect in"
                         + " winproxy",
                 "feature gate ExecProbeTimeout=true (GA in Kubernetes v1.33) is accepted and has no effect in"
                         + " winproxy",

@@ -120,6 +120,62 @@ class KubeProxyConfigurationFileTest {
                 .isEqualTo(tree(Files.readString(resource("write-calico-flags.expected.yaml"))));
     }
 
+    /**
+     * Every field of {@code kubeproxy.config.k8s.io/v1alpha1 KubeProxyConfiguration} in Kubernetes v1.33
+     * (staging/src/k8s.io/kube-proxy/config/v1alpha1/types.go), by path: what kube-proxy decodes strictly.
+     */
+    static final java.util.Set<String> V1ALPHA1_FIELDS = java.util.Set.of("apiVersion", "kind", "featureGates",
+            "clientConnection.kubeconfig", "clientConnection.acceptContentTypes", "clientConnection.contentType",
+            "clientConnection.qps", "clientConnection.burst", "logging.format", "logging.flushFrequency",
+            "logging.verbosity", "logging.vmodule", "logging.options", "hostnameOverride", "bindAddress",
+            "healthzBindAddress", "metricsBindAddress", "bindAddressHardFail", "enableProfiling",
+            "showHiddenMetricsForVersion", "mode", "iptables.masqueradeBit", "iptables.masqueradeAll",
+            "iptables.localhostNodePorts", "iptables.syncPeriod", "iptables.minSyncPeriod", "ipvs.syncPeriod",
+            "ipvs.minSyncPeriod", "ipvs.scheduler", "ipvs.excludeCIDRs", "ipvs.strictARP", "ipvs.tcpTimeout",
+            "ipvs.tcpFinTimeout", "ipvs.udpTimeout", "nftables.masqueradeBit", "nftables.masqueradeAll",
+            "nftables.syncPeriod", "nftables.minSyncPeriod", "winkernel.networkName", "winkernel.sourceVip",
+            "winkernel.enableDSR", "winkernel.rootHnsEndpointName", "winkernel.forwardHealthCheckVip",
+            "detectLocalMode", "detectLocal.bridgeInterface", "detectLocal.interfaceNamePrefix", "clusterCIDR",
+            "nodePortAddresses", "oomScoreAdj", "conntrack.maxPerCore", "conntrack.min",
+            "conntrack.tcpEstablishedTimeout", "conntrack.tcpCloseWaitTimeout", "conntrack.tcpBeLiberal",
+            "conntrack.udpTimeout", "conntrack.udpStreamTimeout", "configSyncPeriod", "portRange",
+            "windowsRunAsService");
+
+    private static java.util.Set<String> paths(JsonNode root) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        root.properties().forEach(top -> {
+            boolean section = top.getValue().isObject() && !top.getKey().equals("featureGates")
+                    && !top.getKey().equals("logging");
+            if (section || top.getKey().equals("logging")) {
+                top.getValue().properties().forEach(leaf -> out.add(top.getKey() + "." + leaf.getKey()));
+            } else {
+                out.add(top.getKey());
+            }
+        });
+        return out;
+    }
+
+    @Test
+    void writeConfigToWritesOnlyV1alpha1FieldsSoKubeProxyReadsTheFileStrictly() throws Exception {
+        ProxyConfig defaults = ConfigResolver.resolve(ProxyFlags.parse("--feature-gates=WinDSR=true"), ENV,
+                () -> HOST);
+        java.util.Set<String> written = paths(tree(KubeProxyConfigurationFile.render(defaults)));
+        assertThat(V1ALPHA1_FIELDS).containsAll(written);
+        assertThat(written).doesNotContain("serviceProxyName").contains("winkernel.enableDSR", "iptables.syncPeriod");
+    }
+
+    @Test
+    void winproxysServiceProxyNameIsWrittenOnlyWhenSetAndReadBack() throws Exception {
+        Path in = dir.resolve("in.yaml");
+        Files.writeString(in, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\n"
+                + "serviceProxyName: winproxy-canary\n");
+        ProxyConfig config = KubeProxyConfigurationFile.read(in, ENV, HOST);
+        Path out = dir.resolve("out.yaml");
+        KubeProxyConfigurationFile.write(config, out);
+        assertThat(tree(Files.readString(out)).path("serviceProxyName").asText()).isEqualTo("winproxy-canary");
+        assertThat(KubeProxyConfigurationFile.read(out, ENV, HOST).serviceProxyName()).isEqualTo("winproxy-canary");
+    }
+
     @Test
     void writingThenReadingGivesTheSameConfiguration() throws Exception {
         ProxyConfig original = ConfigResolver.resolve(ProxyFlags.parse("--hostname-override=n1",
