@@ -166,4 +166,33 @@ class IncrementalPlannerTest {
                 IncrementalPlanner.HostChanges.NONE, true);
         assertThat(planner.lastWasFull()).as("after success, even a periodic plan").isFalse();
     }
+
+    @org.junit.jupiter.api.Test
+    void anIncrementalPlanKeepsAnOwnedEndpointThatAnUnownedLoadBalancerStillReferences() {
+        PolicyHarness h = PolicyHarness.overlay();
+        IncrementalPlanner planner = new IncrementalPlanner();
+        EndpointSliceInfo before = sliceOf(1, List.of(21));
+        h.update(null, service(1, false));
+        h.update(null, before);
+        h.state.applyChanges(h.services, h.endpoints);
+        h.host.apply(planner.plan(h.calculator().calculate(h.state, h.node()), h.host.observe(),
+                h.host.ownership(), true, IncrementalPlanner.HostChanges.NONE, false));
+        planner.completed(true);
+        ObservedEndpoint owned = h.host.endpointByIp("192.168.2.21").orElseThrow();
+        // Another tool's load balancer uses winproxy's remote endpoint.
+        h.host.foreignLoadBalancer(new ObservedLoadBalancer("FOREIGN", new io.winproxy.policy.desired.LoadBalancerKey(
+                io.winproxy.policy.model.IpFamily.IPV4, "10.0.99.1", io.winproxy.policy.model.Protocol.TCP, 80), 80,
+                List.of(owned.id()), List.of("192.168.2.21"), "", 0, 0, 0));
+
+        // The pod goes away: its remote endpoint is no longer desired, and the incremental plan looks at its IP.
+        h.update(before, sliceOf(1, List.of(22)));
+        h.state.applyChanges(h.services, h.endpoints);
+        Plan plan = planner.plan(h.calculator().calculate(h.state, h.node()), h.host.observe(), h.host.ownership(),
+                true, IncrementalPlanner.HostChanges.NONE, false);
+
+        assertThat(planner.lastWasFull()).isFalse();
+        assertThat(plan.steps()).noneMatch(s -> s instanceof PlanStep.DeleteRemoteEndpoint d
+                && d.id().equalsIgnoreCase(owned.id()));
+        assertThat(plan.unownedLoadBalancerIds()).contains("FOREIGN");
+    }
 }
