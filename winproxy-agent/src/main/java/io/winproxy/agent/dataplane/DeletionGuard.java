@@ -50,8 +50,9 @@ final class DeletionGuard {
         if (read != null && read.equals(journaled)) {
             return true;
         }
-        logger.warn("Not deleting load balancer {}: the journal says it serves {} ({}) but HNS shows {}; forgetting "
-                + "the journal entry", id, entry.get().key(), entry.get().service(), read);
+        logger.atWarn().setMessage("Not deleting a load balancer the journal names: HNS shows something else; "
+                + "forgetting the journal entry").addKeyValue("id", id).addKeyValue("journaled", entry.get().key())
+                .addKeyValue("service", entry.get().service()).addKeyValue("hns", read).log();
         journal.forgetLoadBalancer(id);
         cache.deletedLoadBalancer(HnsIds.normalize(id));
         return false;
@@ -66,8 +67,9 @@ final class DeletionGuard {
         if (doc.isEmpty() || (doc.get().isRemote() && doc.get().ipAddresses().contains(ip))) {
             return true;
         }
-        logger.warn("Not deleting endpoint {}: the journal says it is a remote endpoint for {} but HNS shows {}; "
-                + "forgetting the journal entry", id, ip, doc.get().isRemote() ? doc.get().ipAddresses() : "local");
+        logger.atWarn().setMessage("Not deleting an endpoint the journal names: HNS shows something else; "
+                + "forgetting the journal entry").addKeyValue("id", id).addKeyValue("journaledIP", ip)
+                .addKeyValue("hns", doc.get().isRemote() ? doc.get().ipAddresses() : "local").log();
         journal.forgetRemoteEndpoint(id);
         return false;
     }

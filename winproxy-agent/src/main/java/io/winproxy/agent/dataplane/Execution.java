@@ -102,8 +102,8 @@ final class Execution implements PlanStep.Visitor<Void> {
                 }
             }
             if (hnsUnavailable()) {
-                logger.warn("HNS is unavailable; {} step(s) of this plan wait for the next sync",
-                        result.deferred.size());
+                logger.atWarn().setMessage("HNS is unavailable; the rest of this plan waits for the next sync")
+                        .addKeyValue("steps", result.deferred.size()).log();
             }
         } finally {
             if (session != null) {
@@ -199,13 +199,17 @@ final class Execution implements PlanStep.Visitor<Void> {
             unavailableInARow = e.isServiceUnavailable() ? unavailableInARow + 1 : 0;
             ex.backoff.failed(object);
             reserved.failed(step, e);
-            logger.warn("{} {} failed: {} (attempt {}, will retry)", step.op(), object, e.getMessage(),
-                    ex.backoff.failures(object));
+            logger.atWarn().setMessage("HNS step failed; will retry").addKeyValue("op", step.op())
+                    .addKeyValue("object", object).addKeyValue("service", step.service())
+                    .addKeyValue("hresult", e.hresultName()).addKeyValue("attempt", ex.backoff.failures(object))
+                    .addKeyValue("err", e.getMessage()).log();
             result.failures.add(new ApplyResult.StepFailure(step.op(), object, step.service(), e.hresultName(),
                     e.getMessage()));
         } catch (UnresolvedBackendsException e) {
             reserved.failed(step, null);
-            logger.warn("{} {}: {}", step.op(), object, e.getMessage());
+            logger.atWarn().setMessage("Load balancer programmed without some backends").addKeyValue("op", step.op())
+                    .addKeyValue("object", object).addKeyValue("service", step.service())
+                    .addKeyValue("err", e.getMessage()).log();
             result.failures.add(new ApplyResult.StepFailure(step.op(), object, step.service(), "", e.getMessage()));
         } finally {
             if (step instanceof PlanStep.CreateRemoteEndpoint s) {
@@ -245,9 +249,9 @@ final class Execution implements PlanStep.Visitor<Void> {
             // frontend: the reservation is dropped, so that a retry uses a fresh ID.
             reserved.drop(step);
             if (!(step instanceof PlanStep.CreateRemoteEndpoint)) {
-                logger.info("HNS refused load balancer {} for {}: a load balancer with the same frontend exists "
-                        + "(ERROR_ALREADY_EXISTS, kubernetes#139519); the next sync reads it and replaces it",
-                        step.object(), step.service());
+                logger.atInfo().setMessage("HNS refused a load balancer: another one has the same frontend "
+                        + "(ERROR_ALREADY_EXISTS, kubernetes#139519); the next sync reads it and replaces it")
+                        .addKeyValue("loadBalancer", step.object()).addKeyValue("service", step.service()).log();
             }
         }
         return adopted;
@@ -379,7 +383,9 @@ final class Execution implements PlanStep.Visitor<Void> {
         }
         recordWritten(HnsIds.normalize(id), desired, refs);
         result.modified++;
-        logger.info("Modified load balancer {} {} -> {}", id, desired.key(), BackendRefs.summary(desired.backends()));
+        logger.atInfo().setMessage("Modified load balancer").addKeyValue("id", id)
+                .addKeyValue("loadBalancer", desired.key()).addKeyValue("backends", BackendRefs.summary(desired.backends()))
+                .log();
         BackendRefs.checkAllResolved(desired, refs);
         return null;
     }
@@ -399,8 +405,9 @@ final class Execution implements PlanStep.Visitor<Void> {
     @Override
     public Void replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
         if (step.unowned()) {
-            logger.info("Replacing unowned load balancer {} that collides with {} ({})", step.oldId(),
-                    step.loadBalancer().key(), step.loadBalancer().service());
+            logger.atInfo().setMessage("Replacing an unowned load balancer that collides").addKeyValue("id", step.oldId())
+                    .addKeyValue("loadBalancer", step.loadBalancer().key())
+                    .addKeyValue("service", step.loadBalancer().service()).log();
         }
         deleteLoadBalancer(step.oldId());
         createLoadBalancer(reserved.of(step), step.loadBalancer());
@@ -413,7 +420,8 @@ final class Execution implements PlanStep.Visitor<Void> {
         if (!ex.guard.mayDeleteLoadBalancer(step.id())) {
             return null;
         }
-        logger.info("Deleting load balancer {} ({})", step.id(), step.reason());
+        logger.atInfo().setMessage("Deleting load balancer").addKeyValue("id", step.id())
+                .addKeyValue("reason", step.reason()).log();
         deleteLoadBalancer(step.id());
         return null;
     }
@@ -423,7 +431,8 @@ final class Execution implements PlanStep.Visitor<Void> {
         String key = HnsIds.normalize(step.id());
         if (ex.cache.isLocalEndpoint(key)) {
             // The CNI owns local endpoints; a plan must never delete one.
-            logger.error("Refusing to delete local endpoint {} ({})", step.id(), step.ip());
+            logger.atError().setMessage("Refusing to delete a local endpoint").addKeyValue("id", step.id())
+                .addKeyValue("ip", step.ip()).log();
             return null;
         }
         if (!ex.guard.mayDeleteEndpoint(key, step.ip())) {
@@ -459,8 +468,9 @@ final class Execution implements PlanStep.Visitor<Void> {
         }
         recordWritten(actual, desired, refs);
         result.created++;
-        logger.info("Created load balancer {} {} -> {} for {}", actual, desired.key(), BackendRefs.summary(desired.backends()),
-                desired.service());
+        logger.atInfo().setMessage("Created load balancer").addKeyValue("id", actual)
+                .addKeyValue("loadBalancer", desired.key()).addKeyValue("backends", BackendRefs.summary(desired.backends()))
+                .addKeyValue("service", desired.service()).log();
         BackendRefs.checkAllResolved(desired, refs);
     }
 

@@ -88,8 +88,9 @@ final class HostObserver {
         changedEverything = network == null;
         boolean fresh = network == null;
         if (network != null && !network.id().equalsIgnoreCase(current.id())) {
-            logger.warn("HNS network {} was recreated (ID {} -> {}); re-reading and re-programming everything",
-                    networkName, network.id(), current.id());
+            logger.atWarn().setMessage("HNS network was recreated; re-reading and re-programming everything")
+                    .addKeyValue("network", networkName).addKeyValue("oldID", network.id())
+                    .addKeyValue("newID", current.id()).log();
             cache.clear();
             endpointIds.clear();
             lbIds.clear();
@@ -194,8 +195,9 @@ final class HostObserver {
             journal.vanishedRemoteEndpoint(owned);
         }
         if (!gone.isEmpty()) {
-            logger.info("{} owned remote endpoint(s) are gone from HNS; remembered for {}m in case HNS restores them, "
-                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
+            logger.atInfo().setMessage("Owned remote endpoints are gone from HNS; remembered in case HNS restores them, "
+                    + "re-created if still desired").addKeyValue("count", gone.size())
+                    .addKeyValue("rememberedMinutes", OwnershipJournal.VANISHED_RETENTION.toMinutes()).log();
         }
         int readopted = 0;
         for (String id : concat(diff.appeared(), List.copyOf(unreadEndpoints))) {
@@ -221,7 +223,8 @@ final class HostObserver {
         }
         cache.retainLocalEndpoints(endpointIdsView());
         if (readopted > 0) {
-            logger.info("Re-adopted {} remote endpoint(s) that HNS restored with the IDs winproxy gave them", readopted);
+            logger.atInfo().setMessage("Re-adopted remote endpoints that HNS restored with the IDs winproxy gave them")
+                    .addKeyValue("count", readopted).log();
         }
     }
 
@@ -273,8 +276,9 @@ final class HostObserver {
             cache.journaled.remove(owned);
         }
         if (!gone.isEmpty()) {
-            logger.info("{} owned load balancer(s) are gone from HNS; remembered for {}m in case HNS restores them, "
-                    + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
+            logger.atInfo().setMessage("Owned load balancers are gone from HNS; remembered in case HNS restores them, "
+                    + "re-created if still desired").addKeyValue("count", gone.size())
+                    .addKeyValue("rememberedMinutes", OwnershipJournal.VANISHED_RETENTION.toMinutes()).log();
         }
         int readopted = 0;
         for (String id : concat(concat(diff.appeared(), cache.drainToVerify()), List.copyOf(unreadLoadBalancers))) {
@@ -307,7 +311,8 @@ final class HostObserver {
             }
         }
         if (readopted > 0) {
-            logger.info("Re-adopted {} load balancer(s) that HNS restored with the IDs winproxy gave them", readopted);
+            logger.atInfo().setMessage("Re-adopted load balancers that HNS restored with the IDs winproxy gave them")
+                    .addKeyValue("count", readopted).log();
         }
     }
 
@@ -342,8 +347,8 @@ final class HostObserver {
                         ep.get().storedMac());
                 ObservedEndpoint written = HcnTranslator.toObserved(id, ep.get());
                 if (!seen.equals(written)) {
-                    logger.warn("Owned remote endpoint {} changed behind winproxy's back ({} -> {}); repairing",
-                            id, written, seen);
+                    logger.atWarn().setMessage("Owned remote endpoint changed behind winproxy's back; repairing")
+                            .addKeyValue("id", id).addKeyValue("written", written).addKeyValue("seen", seen).log();
                 }
                 eps.put(id, seen);
                 changedIps.add(ep.get().ip());

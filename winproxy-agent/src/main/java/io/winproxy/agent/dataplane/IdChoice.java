@@ -113,8 +113,9 @@ public final class IdChoice {
             chosen = false;
             learnt = "HNS assigns its own IDs (a " + kind.text + " created as " + sent + " got " + got + ")";
             keep(learnt);
-            logger.warn("HNS gave the {} created with ID {} the ID {}; winproxy lets HNS choose IDs from now on and "
-                    + "journals the IDs HNS returns", kind.text, sent, got);
+            logger.atWarn().setMessage("HNS gave a created object another ID than the one sent; winproxy lets HNS "
+                    + "choose IDs from now on and journals the IDs HNS returns").addKeyValue("kind", kind.text)
+                    .addKeyValue("sent", sent).addKeyValue("got", got).log();
         }
     }
 
@@ -124,8 +125,8 @@ public final class IdChoice {
             chosen = false;
             learnt = "HNS refuses caller-chosen IDs (E_INVALIDARG for a " + kind.text + " created as " + sent + ")";
             keep(learnt);
-            logger.warn("HNS refused the {} ID {} (E_INVALIDARG); winproxy lets HNS choose IDs from now on", kind.text,
-                    sent);
+            logger.atWarn().setMessage("HNS refused a caller-chosen ID (E_INVALIDARG); winproxy lets HNS choose IDs "
+                    + "from now on").addKeyValue("kind", kind.text).addKeyValue("sent", sent).log();
         }
     }
 
