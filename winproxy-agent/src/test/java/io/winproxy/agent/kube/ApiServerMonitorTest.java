@@ -131,8 +131,9 @@ class ApiServerMonitorTest {
         monitor.completed(new ApiRequest("GET", URI.create(SERVER + "api/v1/services"), 500, null, Duration.ZERO,
                 false));
         assertThat(monitor.inOutage()).isTrue();
-        assertThat(lines()).containsExactly("WARN The API server https://10.0.0.1:6443/ answers 500 to GET "
-                + "/api/v1/services; Services and EndpointSlices are served from the last known state");
+        assertThat(lines()).containsExactly("WARN The API server answers with an error; Services and EndpointSlices "
+                + "are served from the last known state server=\"https://10.0.0.1:6443/\" answer=\"500 to GET "
+                + "/api/v1/services\"");
     }
 
     @Test

@@ -133,4 +133,13 @@ class JsonLineLayoutTest {
         assertThat(JsonLineLayout.epochMillis(Instant.parse("2024-11-23T08:50:30.000123456Z")))
                 .isEqualTo("1732351830000.1233");
     }
+
+    @Test
+    void aPathValueIsPrintedAsItsTextNotAsTheListOfItsNames() {
+        // A Path is an Iterable of Paths; rendered as a list it would recurse until the stack overflows.
+        assertThat(layout(0).doLayout(event("io.winproxy.agent.config.ConfigFileWatcher", Level.INFO,
+                "Content of the proxy server's configuration file was updated", null,
+                Map.of("path", java.nio.file.Path.of("/etc/kube-proxy/config.yaml")))))
+                .contains("\"path\":\"/etc/kube-proxy/config.yaml\"");
+    }
 }
