@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * on the drift budget. Owned objects are described by the journal. Reads only: it never writes to HNS.
  *
  * <p>Not thread-safe: the sync thread only.
+ *
+ * <p>About 400 lines: the three reads of a sync (endpoints, load balancers, drift) and what each tells the planner,
+ * kept together because they share the cache, the journal and the change sets they fill.
  */
 final class HostObserver {
     private static final Logger logger = LoggerFactory.getLogger(HostObserver.class);

@@ -49,6 +49,11 @@ import org.slf4j.LoggerFactory;
  * reuses the old ID ({@link #reuseVanishedLoadBalancerId}), which HNS then refuses to duplicate.
  *
  * <p>Not thread-safe: the sync thread is its only writer.
+ *
+ * <p>About 550 lines by choice: the journal's whole policy (what is owned, the vanished objects and their indexes by
+ * key and IP, the write-ahead flush and its failure state) is one unit that the executor and the observer share; its
+ * record format is apart ({@link JournalFile}), and its entry records are nested here because the whole agent names
+ * them as {@code OwnershipJournal.LoadBalancerEntry}.
  */
 public final class OwnershipJournal {
     private static final Logger logger = LoggerFactory.getLogger(OwnershipJournal.class);
