@@ -59,6 +59,16 @@ final class EmulatorRules {
 
     /** Checks a create ({@code selfId} null) or modify ({@code selfId} = the LB being replaced) request. */
     static void checkLoadBalancer(EmulatorStore store, HostComputeLoadBalancer lb, String selfId) {
+        checkLoadBalancer(store, lb, selfId, false);
+    }
+
+    /**
+     * As {@link #checkLoadBalancer(EmulatorStore, HostComputeLoadBalancer, String)}; with {@code collisionAlreadyExists}
+     * (the {@link HnsVariant#DUPLICATE_FRONTEND} variant, on create) a taken frontend fails with
+     * {@code ERROR_ALREADY_EXISTS} instead of {@code HCN_E_PORT_ALREADY_EXISTS}.
+     */
+    static void checkLoadBalancer(EmulatorStore store, HostComputeLoadBalancer lb, String selfId,
+                                  boolean collisionAlreadyExists) {
         if (lb.portMappings().isEmpty()) {
             throw new RuleViolation(HResults.HCN_E_INVALID_POLICY, "The load balancer has no port mapping");
         }
@@ -87,9 +97,20 @@ final class EmulatorRules {
                     "IPv6 load balancers are not supported by HNS " + store.version());
         }
         store.collidingLoadBalancer(lb, selfId).ifPresent(other -> {
+            if (collisionAlreadyExists) {
+                throw new RuleViolation(HResults.ERROR_ALREADY_EXISTS,
+                        "Cannot create a file when that file already exists.");
+            }
             throw new RuleViolation(HResults.HCN_E_PORT_ALREADY_EXISTS,
                     "The specified port already exists (load balancer " + other.id() + ")");
         });
+    }
+
+    /** A create with a caller-chosen ID (null: none) under {@link HnsVariant#IDS_REJECTED}: E_INVALIDARG. */
+    static void checkCallerIdAccepted(EmulatorStore store, String id) {
+        if (id != null && store.hasVariant(HnsVariant.IDS_REJECTED)) {
+            throw new RuleViolation(HResults.E_INVALIDARG, "The parameter is incorrect.");
+        }
     }
 
     /** A create with a caller-chosen ID (null: none) that some object already has. */

@@ -8,6 +8,7 @@ import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,7 +21,8 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The emulated host's objects, keyed by lower-case bare GUID, in creation order, plus the emulated HNS version.
+ * The emulated host's objects, keyed by lower-case bare GUID, in creation order, plus the emulated HNS version, its
+ * faults, pending rehydration and {@link HnsVariant}s.
  *
  * <p>Every rule and lookup the emulator needs per call is answered from an index, in O(1) or O(log n), never by a
  * scan of every object: endpoints by network, endpoints by network and IP, the used IPv4 addresses of each network
@@ -51,6 +53,7 @@ final class EmulatorStore {
     private HnsVersion version;
     private FaultSettings faults = FaultSettings.NONE;
     private PendingRehydration rehydration;
+    private Set<HnsVariant> variants = Set.of();
     private long revision;
     private List<StoreChange> changes;
 
@@ -138,6 +141,23 @@ final class EmulatorStore {
         if (!value.equals(faults)) {
             faults = value;
             changed(StoreChange.faults(value));
+        }
+    }
+
+    /** The HNS variants switched on (an unmodifiable set; empty: the default profile only). */
+    Set<HnsVariant> variants() {
+        return variants;
+    }
+
+    boolean hasVariant(HnsVariant v) {
+        return variants.contains(v);
+    }
+
+    void setVariants(Set<HnsVariant> v) {
+        Set<HnsVariant> value = v == null || v.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(v));
+        if (!value.equals(variants)) {
+            variants = value;
+            changed(StoreChange.variants(value));
         }
     }
 
@@ -315,6 +335,8 @@ final class EmulatorStore {
             case SET_VERSION -> version = HnsVersion.parse(c.hnsVersion());
             case SET_FAULTS -> faults = c.faults() == null ? FaultSettings.NONE : c.faults();
             case SET_REHYDRATION -> rehydration = c.rehydration();
+            case SET_VARIANTS -> variants = c.variants() == null || c.variants().isEmpty() ? Set.of()
+                    : Collections.unmodifiableSet(EnumSet.copyOf(c.variants()));
         }
         revision++;
     }
@@ -337,13 +359,15 @@ final class EmulatorStore {
         }
         faults = doc.faults() == null ? FaultSettings.NONE : doc.faults();
         rehydration = doc.pendingRehydration();
+        variants = doc.variants() == null || doc.variants().isEmpty() ? Set.of()
+                : Collections.unmodifiableSet(EnumSet.copyOf(doc.variants()));
         revision++;
     }
 
     EmulatorStateDocument toDocument() {
         return new EmulatorStateDocument(version.toString(), new ArrayList<>(networks.values()),
                 new ArrayList<>(endpoints.values()), new ArrayList<>(loadBalancers.values()),
-                faults.equals(FaultSettings.NONE) ? null : faults, rehydration);
+                faults.equals(FaultSettings.NONE) ? null : faults, rehydration, variants.isEmpty() ? null : variants);
     }
 
     // ---- index maintenance -------------------------------------------------------------------------------------

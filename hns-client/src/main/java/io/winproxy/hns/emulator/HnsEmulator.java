@@ -22,9 +22,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -38,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * 15.4), a {@link CallJournal} that counts native-level calls exactly as the JNA binding makes them, per-call latency
  * and fault injection ({@link FaultInjector}, persisted with the state file), HNS restarts with outage and delayed
  * rehydration ({@link #restartHns(HnsRestart)}), read-back as a Windows Server release echoes it
- * ({@link EchoProfile}), and an optional state file shared between processes.
+ * ({@link EchoProfile}), plausible HNS behaviours switched on in addition ({@link HnsVariant}, persisted with the
+ * state file), and an optional state file shared between processes.
  *
  * <p>Native call sequences (each call journaled and reported to the {@link #setNativeCallListener listener}):
  * <ul>
@@ -118,6 +123,9 @@ public final class HnsEmulator implements HnsClient {
         if (!b.latency.isZero()) {
             faults.latency(b.latency);
         }
+        if (b.variants != null) {
+            setVariants(b.variants);
+        }
     }
 
     /** An in-memory emulator of HNS 15.4 (Windows Server 2025). */
@@ -148,6 +156,7 @@ public final class HnsEmulator implements HnsClient {
         private Clock clock = Clock.systemUTC();
         private Long seed;
         private EchoProfile echo;
+        private Set<HnsVariant> variants;
         private long compactMinBytes = StateFile.DEFAULT_COMPACT_MIN_BYTES;
 
         /** The emulated HNS version (default 15.4; with a state file, default: the file's version). */
@@ -192,6 +201,15 @@ public final class HnsEmulator implements HnsClient {
          */
         public Builder echo(EchoProfile profile) {
             this.echo = profile;
+            return this;
+        }
+
+        /**
+         * The {@link HnsVariant}s to switch on (default: none; with a state file, the file's). Given, they replace
+         * the file's and are saved.
+         */
+        public Builder variants(HnsVariant... vs) {
+            this.variants = vs.length == 0 ? Set.of() : EnumSet.copyOf(Arrays.asList(vs));
             return this;
         }
 
@@ -243,6 +261,22 @@ public final class HnsEmulator implements HnsClient {
     /** Sets the read-back profile; null: the profile of the emulated version (the default). Not persisted. */
     public void setEcho(EchoProfile profile) {
         this.echo = profile;
+    }
+
+    /** The {@link HnsVariant}s switched on (with a state file: as last saved by any process); empty by default. */
+    public Set<HnsVariant> variants() {
+        return operate(false, store::variants);
+    }
+
+    /**
+     * Switches exactly these {@link HnsVariant}s on (empty: none, the default profile only); saved to the state
+     * file, so other processes on the file behave so from their next call.
+     */
+    public void setVariants(Set<HnsVariant> variants) {
+        operate(true, () -> {
+            store.setVariants(variants);
+            return null;
+        });
     }
 
     /** Emulates an HNS upgrade or downgrade; saved to the state file. */
@@ -468,20 +502,25 @@ public final class HnsEmulator implements HnsClient {
         String chosen = chosenId(settings.id(), "load balancer");
         return operate(true, () -> {
             calls.call(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER);
+            boolean honoured = chosen != null && !store.hasVariant(HnsVariant.IDS_IGNORED);
             calls.checked(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, () -> {
-                EmulatorRules.checkIdFree(store, chosen);
-                EmulatorRules.checkLoadBalancer(store, settings, null);
+                EmulatorRules.checkCallerIdAccepted(store, chosen);
+                EmulatorRules.checkIdFree(store, honoured ? chosen : null);
+                EmulatorRules.checkLoadBalancer(store, settings, null,
+                        store.hasVariant(HnsVariant.DUPLICATE_FRONTEND));
                 return null;
             });
-            HostComputeLoadBalancer lb = normalized(settings).withId(chosen != null ? chosen : store.newId());
+            HostComputeLoadBalancer lb = normalized(settings).withId(honoured ? chosen : assignedId());
             store.put(lb);
             if (chosen != null) {
+                // The binding does not query a create with a caller-chosen ID: it answers with that ID, also when
+                // HNS used another one (ids-ignored).
                 calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
-                return lb;
+                return lb.withId(chosen);
             }
             try {
                 calls.call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
-                return currentEcho().loadBalancer(lb);
+                return readBack(lb);
             } finally {
                 calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
             }
@@ -506,6 +545,11 @@ public final class HnsEmulator implements HnsClient {
                     throw calls.failure(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, HResults.E_NOTIMPL,
                             "HcnModifyLoadBalancer is not implemented before HNS 15.4 (emulating " + v + ")");
                 }
+                if (store.hasVariant(HnsVariant.MODIFY_NOOP)) {
+                    // S_OK, and nothing changes (modify-noop).
+                    calls.call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
+                    return readBack(existing);
+                }
                 calls.checked(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, () -> {
                     EmulatorRules.checkLoadBalancer(store, settings, existing.id());
                     return null;
@@ -517,7 +561,7 @@ public final class HnsEmulator implements HnsClient {
                 }
                 store.put(lb);
                 calls.call(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER);
-                return currentEcho().loadBalancer(lb);
+                return readBack(lb);
             } finally {
                 calls.call(HnsCall.CLOSE, HnsObjectKind.LOAD_BALANCER);
             }
@@ -683,14 +727,18 @@ public final class HnsEmulator implements HnsClient {
         calls.call(HnsCall.CREATE, HnsObjectKind.ENDPOINT);
         HostComputeNetwork network = store.network(networkId).orElseThrow(() -> calls.failure(HnsCall.CREATE,
                 HnsObjectKind.ENDPOINT, HResults.HCN_E_NETWORK_NOT_FOUND, "The network was deleted: " + networkId));
+        boolean honoured = chosen != null && !store.hasVariant(HnsVariant.IDS_IGNORED);
         HostComputeEndpoint ep = calls.checked(HnsCall.CREATE, HnsObjectKind.ENDPOINT, () -> {
-            EmulatorRules.checkIdFree(store, chosen);
-            return EndpointFactory.complete(store, network, settings, chosen);
+            EmulatorRules.checkCallerIdAccepted(store, chosen);
+            EmulatorRules.checkIdFree(store, honoured ? chosen : null);
+            return EndpointFactory.complete(store, network, settings, honoured || chosen == null ? chosen
+                    : assignedId());
         });
         store.put(ep);
         if (chosen != null) {
+            // As for load balancers: no query, the answer carries the caller's ID (see ids-ignored).
             calls.call(HnsCall.CLOSE, HnsObjectKind.ENDPOINT);
-            return ep;
+            return ep.withId(chosen);
         }
         try {
             calls.call(HnsCall.QUERY, HnsObjectKind.ENDPOINT);
@@ -715,7 +763,22 @@ public final class HnsEmulator implements HnsClient {
     }
 
     private Optional<HostComputeLoadBalancer> readLoadBalancer(String id) {
-        return store.loadBalancer(id).map(currentEcho()::loadBalancer);
+        return store.loadBalancer(id).map(this::readBack);
+    }
+
+    /** A load balancer as read back: the echo profile, then the extra-flags variant's bits. */
+    private HostComputeLoadBalancer readBack(HostComputeLoadBalancer lb) {
+        HostComputeLoadBalancer echoed = currentEcho().loadBalancer(lb);
+        return store.hasVariant(HnsVariant.EXTRA_FLAGS) ? HnsVariant.withExtraFlags(echoed) : echoed;
+    }
+
+    /**
+     * The ID HNS gives a created object that keeps no caller ID: a fresh lower-case GUID, or under ids-ignored an
+     * upper-case one (as HNS spells its own IDs).
+     */
+    private String assignedId() {
+        String id = store.newId();
+        return store.hasVariant(HnsVariant.IDS_IGNORED) ? id.toUpperCase(Locale.ROOT) : id;
     }
 
     /**

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
+import java.util.Set;
 
 /**
  * One mutation of the emulated host as the state file's change log records it: the whole new document of a put, the
- * ID of a remove, or the new HNS version. Replaying changes is idempotent (each one sets an absolute value).
+ * ID of a remove, the new HNS version, faults, rehydration or variants. Replaying changes is idempotent (each one sets an absolute value).
  */
 record StoreChange(@JsonProperty("Op") Op op,
                    @JsonProperty("ID") String id,
@@ -16,7 +17,8 @@ record StoreChange(@JsonProperty("Op") Op op,
                    @JsonProperty("LoadBalancer") HostComputeLoadBalancer loadBalancer,
                    @JsonProperty("HnsVersion") String hnsVersion,
                    @JsonProperty("Faults") FaultSettings faults,
-                   @JsonProperty("Rehydration") PendingRehydration rehydration) {
+                   @JsonProperty("Rehydration") PendingRehydration rehydration,
+                   @JsonProperty("Variants") Set<HnsVariant> variants) {
 
     /** The kinds of change. */
     enum Op {
@@ -30,34 +32,40 @@ record StoreChange(@JsonProperty("Op") Op op,
         /** New fault settings ({@code Faults} absent: none). */
         @JsonProperty("SetFaults") SET_FAULTS,
         /** What a restart keeps for rehydration ({@code Rehydration} absent: nothing pending). */
-        @JsonProperty("SetRehydration") SET_REHYDRATION
+        @JsonProperty("SetRehydration") SET_REHYDRATION,
+        /** The HNS variants switched on ({@code Variants} absent: none). */
+        @JsonProperty("SetVariants") SET_VARIANTS
     }
 
     static StoreChange put(HostComputeNetwork n) {
-        return new StoreChange(Op.PUT_NETWORK, null, n, null, null, null, null, null);
+        return new StoreChange(Op.PUT_NETWORK, null, n, null, null, null, null, null, null);
     }
 
     static StoreChange put(HostComputeEndpoint e) {
-        return new StoreChange(Op.PUT_ENDPOINT, null, null, e, null, null, null, null);
+        return new StoreChange(Op.PUT_ENDPOINT, null, null, e, null, null, null, null, null);
     }
 
     static StoreChange put(HostComputeLoadBalancer lb) {
-        return new StoreChange(Op.PUT_LOAD_BALANCER, null, null, null, lb, null, null, null);
+        return new StoreChange(Op.PUT_LOAD_BALANCER, null, null, null, lb, null, null, null, null);
     }
 
     static StoreChange remove(Op op, String id) {
-        return new StoreChange(op, id, null, null, null, null, null, null);
+        return new StoreChange(op, id, null, null, null, null, null, null, null);
     }
 
     static StoreChange faults(FaultSettings f) {
-        return new StoreChange(Op.SET_FAULTS, null, null, null, null, null, f, null);
+        return new StoreChange(Op.SET_FAULTS, null, null, null, null, null, f, null, null);
     }
 
     static StoreChange rehydration(PendingRehydration r) {
-        return new StoreChange(Op.SET_REHYDRATION, null, null, null, null, null, null, r);
+        return new StoreChange(Op.SET_REHYDRATION, null, null, null, null, null, null, r, null);
+    }
+
+    static StoreChange variants(Set<HnsVariant> v) {
+        return new StoreChange(Op.SET_VARIANTS, null, null, null, null, null, null, null, v.isEmpty() ? null : v);
     }
 
     static StoreChange version(String v) {
-        return new StoreChange(Op.SET_VERSION, null, null, null, null, v, null, null);
+        return new StoreChange(Op.SET_VERSION, null, null, null, null, v, null, null, null);
     }
 }

@@ -19,8 +19,11 @@ public record PolicyConfig(boolean forwardHealthCheckVip, int healthzPort, boole
                            boolean hnsSupportsIpv6DualStack, boolean hnsSupportsSessionAffinity,
                            boolean hnsSupportsModifyLoadBalancer, Set<String> enabledFeatures,
                            int maxBackendsPerLoadBalancer) {
-    /** The default limit of backends per load balancer (see docs/policy.md). */
-    public static final int DEFAULT_MAX_BACKENDS = 1000;
+    /**
+     * The default limit of backends per load balancer: no HNS limit is documented (hcsshim, upstream winkernel), so
+     * winproxy programs up to 5,000, the bound chosen for a Service's endpoints; docs/policy.md section 6 says why.
+     */
+    public static final int DEFAULT_MAX_BACKENDS = 5000;
     /** Feature gate that makes kube-proxy honour node hints ({@code trafficDistribution: PreferSameNode}). */
     public static final String PREFER_SAME_TRAFFIC_DISTRIBUTION = "PreferSameTrafficDistribution";
 

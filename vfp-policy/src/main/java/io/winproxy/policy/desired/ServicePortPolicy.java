@@ -232,16 +232,29 @@ final class ServicePortPolicy {
         return specs;
     }
 
-    /** Cuts the backends to the configured limit (the first by IP text), with a warning. */
+    /** How many of the backends cut off a load balancer a {@code TooManyBackends} warning names. */
+    private static final int CUT_NAMED = 5;
+
+    /**
+     * Cuts the backends to the configured limit with a warning naming the Service port, the load balancer and what is
+     * cut. The rule is deterministic: the backends are in IP text order, the first {@code max} are kept, the rest
+     * (the last by IP text) are not programmed; the warning names the first {@value #CUT_NAMED} of them and the count.
+     */
     private LbSpec limited(ServicePortInfo svc, LbSpec spec, List<PolicyWarning> warnings) {
         int max = config.maxBackendsPerLoadBalancer();
-        if (spec.backends().size() <= max) {
+        List<String> backends = spec.backends();
+        if (backends.size() <= max) {
             return spec;
         }
+        List<String> cut = backends.subList(max, backends.size());
+        String named = String.join(", ", cut.subList(0, Math.min(CUT_NAMED, cut.size())))
+                + (cut.size() > CUT_NAMED ? " and " + (cut.size() - CUT_NAMED) + " more" : "");
         warnings.add(warn(svc, "TooManyBackends", "port " + portLabel(svc) + ": " + spec.kind().displayName()
-                + " load balancer has " + spec.backends().size() + " backends; HNS load balancers are limited to "
-                + max + " here, the first " + max + " by IP are used"));
-        return new LbSpec(spec.kind(), spec.vip(), spec.externalPort(), spec.backends().subList(0, max),
+                + " load balancer " + (spec.vip().isEmpty() ? "" : spec.vip() + " ") + "port " + spec.externalPort()
+                + " has " + backends.size()
+                + " backends, more than the " + max + " winproxy programs per load balancer; the first " + max
+                + " by IP are programmed, " + cut.size() + " are not: " + named));
+        return new LbSpec(spec.kind(), spec.vip(), spec.externalPort(), backends.subList(0, max),
                 spec.portMappingFlags());
     }
 

@@ -301,7 +301,27 @@ class PolicyCalculatorTest {
 
         assertThat(lb(s, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(5).startsWith("10.244.1.1");
         assertThat(s.warnings()).extracting(PolicyWarning::reason).containsExactly("TooManyBackends");
+        assertThat(s.warnings().get(0).message()).isEqualTo("port http/TCP: ClusterIP load balancer 10.96.0.10 "
+                + "port 80 has 7 backends, more than the 5 winproxy programs per load balancer; the first 5 by IP "
+                + "are programmed, 2 are not: 10.244.1.6, 10.244.1.7");
         assertThat(s.remoteEndpoints()).hasSize(6);
+    }
+
+    @Test
+    void byDefaultAServiceOf5000EndpointsProgramsThemAllAndThe5001stIsCutWithAWarningNamingIt() {
+        var b = slice("default", "web-1", "web").port("http", 8080);
+        IntStream.range(0, 5000).forEach(i -> b.ready("10.245." + (i / 250) + "." + (i % 250 + 1), "node-b"));
+        DesiredState s = new Run().with(svc("default", "web").clusterIp("10.96.0.10").port("http", 80, 8080).build())
+                .with(b.build()).calculate();
+        assertThat(lb(s, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(5000);
+        assertThat(s.warnings()).isEmpty();
+
+        b.ready("10.245.99.1", "node-b");
+        DesiredState over = new Run().with(svc("default", "web").clusterIp("10.96.0.10").port("http", 80, 8080)
+                .build()).with(b.build()).calculate();
+        assertThat(lb(over, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(5000).doesNotContain("10.245.99.1");
+        assertThat(over.warnings()).extracting(PolicyWarning::reason).containsExactly("TooManyBackends");
+        assertThat(over.warnings().get(0).message()).endsWith("1 are not: 10.245.99.1");
     }
 
     @Test

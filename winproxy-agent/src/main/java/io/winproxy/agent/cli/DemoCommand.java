@@ -12,6 +12,7 @@ import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.emulator.HnsVariant;
 import io.winproxy.policy.model.NodeInfo;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -76,6 +78,11 @@ public final class DemoCommand implements Callable<Integer> {
                     + "FILE; start the proxy (the root command) yourself in another terminal.")
     boolean apiOnly;
 
+    @Option(names = "--hns-variant", paramLabel = "NAME[,NAME]", split = ",",
+            description = "Switch HNS variants on in the emulated host (ids-ignored, ids-rejected, extra-flags, "
+                    + "modify-noop, duplicate-frontend; see 'hns variant').")
+    List<String> hnsVariants;
+
     @Option(names = "--once-timeout", paramLabel = "SECONDS", hidden = true,
             description = "How long --once waits for a successful sync (default: 60).")
     long onceTimeoutSeconds = 60;
@@ -91,6 +98,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         CliContext context = root.context();
         PrintStream out = context.out();
+        Set<HnsVariant> variants = hnsVariants == null ? null : HnsVariantCommand.parse("--hns-variant", hnsVariants);
         if (apiOnly) {
             if (once) {
                 throw new UsageException("--api-only: cannot be combined with --once (nothing would be programmed)");
@@ -99,7 +107,11 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new UsageException("--api-only: give --hns-state FILE, the emulated host the proxy in the "
                         + "other terminal will share");
             }
-            hnsFaults.applyTo(HnsEmulator.builder().stateFile(host.hnsState().get()).build());
+            HnsEmulator shared = HnsEmulator.builder().stateFile(host.hnsState().get()).build();
+            hnsFaults.applyTo(shared);
+            if (variants != null) {
+                shared.setVariants(variants);
+            }
             return new ApiOnlyDemo(context, flags, host).run(manifests, apiPort, writeKubeconfig);
         }
         // Flag and configuration errors fail before the embedded API server starts.
@@ -126,6 +138,9 @@ public final class DemoCommand implements Callable<Integer> {
             HnsEmulator hns = host.hnsState().map(p -> HnsEmulator.builder().stateFile(p).build())
                     .orElseGet(HnsEmulator::inMemory);
             hnsFaults.applyTo(hns);
+            if (variants != null) {
+                hns.setVariants(variants);
+            }
             EmulatedHost emulated = new EmulatedHost(hns, EmulatedCluster.networkType(host.emulatedNetworkType()),
                     config.networkName().isEmpty() ? null : config.networkName(), nodeName);
             EmulatedCluster.syncNetwork(emulated, nodes);
@@ -157,6 +172,10 @@ public final class DemoCommand implements Callable<Integer> {
                     }, handler -> new DemoCni(emulated, handler), host.driftBudget()));
             out.printf("winproxy demo: node %s, %s network %s, API server %s, manifests %s%n", nodeName,
                     emulated.type().hcnType(), emulated.networkName(), cluster.apiUrl(), cluster.manifestsDir());
+            if (!hns.variants().isEmpty()) {
+                out.println("  HNS variants: " + String.join(", ", hns.variants().stream().map(HnsVariant::text)
+                        .toList()));
+            }
             agent.healthAddress().ifPresent(a -> out.println("  health:  http://" + hostPort(a) + "/healthz"));
             agent.metricsAddress().ifPresent(a -> out.println("  metrics: http://" + hostPort(a) + "/metrics"));
 

@@ -25,11 +25,13 @@ import picocli.CommandLine.ParentCommand;
  * {@code winproxy hns list|explain|delete}: troubleshooting on the real HNS (Windows) or an emulated host
  * ({@code --hns-state FILE}). {@code list} labels each load balancer with the service port it serves, from the
  * ownership journal of {@code --state-dir}. {@code hns fault|restart|rehydrate} rehearse HNS incidents on an emulated
- * host ({@link HnsFaultCommand}, {@link HnsRestartCommand}).
+ * host ({@link HnsFaultCommand}, {@link HnsRestartCommand}); {@code hns variant} switches plausible HNS behaviours on
+ * ({@link HnsVariantCommand}).
  */
 @Command(name = "hns", description = "Inspect and repair HNS objects.",
         subcommands = {HnsCommand.ListCommand.class, HnsCommand.ExplainCommand.class, HnsCommand.DeleteCommand.class,
-                HnsFaultCommand.class, HnsRestartCommand.class, HnsRestartCommand.Rehydrate.class})
+                HnsFaultCommand.class, HnsVariantCommand.class, HnsRestartCommand.class,
+                HnsRestartCommand.Rehydrate.class})
 public final class HnsCommand implements Callable<Integer> {
     private static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
@@ -38,7 +40,8 @@ public final class HnsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new UsageException("hns: name a subcommand: list, explain, delete, fault, restart or rehydrate");
+        throw new UsageException("hns: name a subcommand: list, explain, delete, fault, variant, restart or "
+                + "rehydrate");
     }
 
     static String json(JsonNode node) {
