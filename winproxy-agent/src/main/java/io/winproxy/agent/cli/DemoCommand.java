@@ -7,6 +7,7 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoCluster;
 import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
+import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
@@ -117,7 +118,7 @@ public final class DemoCommand implements Callable<Integer> {
         // Flag and configuration errors fail before the embedded API server starts.
         ProxyConfig config = ConfigResolver.resolve(demoFlags(flags), context.env());
         LoggingSetup.configure(config.logging());
-        config.warnings().forEach(w -> logger.warn("{}", w));
+        config.warnings().forEach(w -> logger.atWarn().setMessage(KlogRefs.capitalize(w)).log());
 
         DemoCluster cluster = DemoCluster.start(manifests, apiPort, !once);
         ProxyAgent agent = null;

@@ -7,6 +7,7 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.dataplane.DriftBudget;
 import io.winproxy.agent.dataplane.HcnTranslator;
 import io.winproxy.agent.dataplane.OwnershipJournal;
+import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.agent.pipeline.ClusterObjects;
@@ -57,7 +58,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         // Flag and gate errors (e.g. --enable-dsr with WinDSR=false) fail before any host is built or logged about.
         LoadBalancerFeatures.checkGates(config);
         LoggingSetup.configure(config.logging());
-        config.warnings().forEach(w -> logger.warn("{}", w));
+        config.warnings().forEach(w -> logger.atWarn().setMessage(KlogRefs.capitalize(w)).log());
 
         ClusterObjects objects;
         String nodeName;

@@ -5,6 +5,7 @@ import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
+import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.NodeNetworkFactory;
@@ -76,8 +77,9 @@ public final class RootCommand implements Callable<Integer> {
         }
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         LoggingSetup.configure(config.logging());
-        config.warnings().forEach(w -> logger.warn("{}", w));
-        config.featureGates().withoutEffect().forEach(line -> logger.debug("{}", line));
+        config.warnings().forEach(w -> logger.atWarn().setMessage(KlogRefs.capitalize(w)).log());
+        config.featureGates().withoutEffect()
+                .forEach(line -> logger.atDebug().setMessage(KlogRefs.capitalize(line)).log());
         if (config.writeConfigTo().isPresent()) {
             Path target = config.writeConfigTo().get();
             try {

@@ -11,6 +11,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.event.KeyValuePair;
@@ -61,7 +62,7 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
             out.append(',');
             string(out, pair.key);
             out.append(':');
-            value(out, pair.value);
+            value(out, pair.value, 0);
         }
         return out.append('}').append(CoreConstants.LINE_SEPARATOR).toString();
     }
@@ -106,13 +107,15 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
         return exact.stripTrailingZeros().toPlainString();
     }
 
-    private static void value(StringBuilder out, Object value) {
-        if (value == null) {
+    private static void value(StringBuilder out, Object value, int depth) {
+        if (depth > KlogValues.MAX_DEPTH) {
+            string(out, "...");
+        } else if (value == null) {
             out.append("null");
         } else if (value instanceof Number n && Double.isFinite(n.doubleValue()) || value instanceof Boolean) {
             out.append(value);
         } else if (value instanceof Optional<?> o) {
-            value(out, o.orElse(null));
+            value(out, o.orElse(null), depth + 1);
         } else if (value instanceof Throwable t) {
             string(out, Redactor.redact(LogEvents.error(t)));
         } else if (value instanceof Map<?, ?> map) {
@@ -123,30 +126,27 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
                 first = false;
                 string(out, String.valueOf(e.getKey()));
                 out.append(':');
-                value(out, e.getValue());
+                value(out, e.getValue(), depth + 1);
             }
             out.append('}');
-        } else if (value instanceof java.nio.file.Path path) {
-            // A Path is an Iterable of Paths: printed as a list it would never end.
-            string(out, Redactor.redact(path.toString()));
-        } else if (value instanceof Iterable<?> items) {
+        } else if (value instanceof Collection<?> items) {
             out.append('[');
             boolean first = true;
             for (Object item : items) {
                 out.append(first ? "" : ",");
                 first = false;
-                value(out, item);
+                value(out, item, depth + 1);
             }
             out.append(']');
         } else if (value.getClass().isArray()) {
             out.append('[');
             for (int i = 0; i < Array.getLength(value); i++) {
                 out.append(i == 0 ? "" : ",");
-                value(out, Array.get(value, i));
+                value(out, Array.get(value, i), depth + 1);
             }
             out.append(']');
         } else {
-            string(out, Redactor.redact(String.valueOf(value)));
+            string(out, Redactor.redact(KlogValues.text(value)));
         }
     }
 

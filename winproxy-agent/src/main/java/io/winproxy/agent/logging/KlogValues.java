@@ -1,6 +1,7 @@
 package io.winproxy.agent.logging;
 
 import java.lang.reflect.Array;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
@@ -16,7 +17,7 @@ import java.util.Optional;
  *       format characters, separators other than the space, unassigned and private-use code points, lone
  *       surrogates) as {@code &#92;uNNNN} or {@code &#92;UNNNNNNNN}. Printable Unicode is kept as it is.</li>
  *   <li>Numbers and booleans are bare ({@code n=3 ready=true}), {@code null} is {@code <nil>}.</li>
- *   <li>Collections and arrays print as {@code ["a","b",3]} and maps as {@code {"k":"v"}} with the same rules for
+ *   <li>Collections (not any {@code Iterable}: a {@code Path} is one, of itself) and arrays print as {@code ["a","b",3]} and maps as {@code {"k":"v"}} with the same rules for
  *       their elements (kube-proxy prints IP lists as {@code IPs=["172.18.0.2"]}).</li>
  *   <li>A throwable prints as its one-line summary ({@link LogEvents#error}); anything else as its
  *       {@code toString()}, quoted.</li>
@@ -97,12 +98,21 @@ public final class KlogValues {
 
     /** Appends a value in klog's text form (see the class comment). */
     public static void value(StringBuilder out, Object value) {
-        if (value == null) {
+        value(out, value, 0);
+    }
+
+    /** Nesting deeper than this prints the nested value's text (a collection that contains itself ends). */
+    static final int MAX_DEPTH = 8;
+
+    private static void value(StringBuilder out, Object value, int depth) {
+        if (depth > MAX_DEPTH) {
+            quote(out, "...");
+        } else if (value == null) {
             out.append("<nil>");
         } else if (value instanceof Number || value instanceof Boolean) {
             out.append(value);
         } else if (value instanceof Optional<?> o) {
-            value(out, o.orElse(null));
+            value(out, o.orElse(null), depth + 1);
         } else if (value instanceof Throwable t) {
             quote(out, Redactor.redact(LogEvents.error(t)));
         } else if (value instanceof Map<?, ?> map) {
@@ -115,14 +125,11 @@ public final class KlogValues {
                 first = false;
                 quote(out, String.valueOf(e.getKey()));
                 out.append(':');
-                value(out, e.getValue());
+                value(out, e.getValue(), depth + 1);
             }
             out.append('}');
-        } else if (value instanceof java.nio.file.Path path) {
-            // A Path is an Iterable of Paths: printed as a list it would never end.
-            quote(out, Redactor.redact(path.toString()));
-        } else if (value instanceof Iterable<?> items) {
-            list(out, items.iterator());
+        } else if (value instanceof Collection<?> items) {
+            list(out, items.iterator(), depth);
         } else if (value.getClass().isArray()) {
             int n = Array.getLength(value);
             out.append('[');
@@ -130,15 +137,24 @@ public final class KlogValues {
                 if (i > 0) {
                     out.append(',');
                 }
-                value(out, Array.get(value, i));
+                value(out, Array.get(value, i), depth + 1);
             }
             out.append(']');
         } else {
-            quote(out, Redactor.redact(String.valueOf(value)));
+            quote(out, Redactor.redact(text(value)));
         }
     }
 
-    private static void list(StringBuilder out, Iterator<?> items) {
+    /** {@code toString()}, or a placeholder when it throws: a log line never fails because of a value. */
+    static String text(Object value) {
+        try {
+            return String.valueOf(value);
+        } catch (RuntimeException e) {
+            return "<" + value.getClass().getName() + ": toString failed: " + e + ">";
+        }
+    }
+
+    private static void list(StringBuilder out, Iterator<?> items, int depth) {
         out.append('[');
         boolean first = true;
         while (items.hasNext()) {
@@ -146,7 +162,7 @@ public final class KlogValues {
                 out.append(',');
             }
             first = false;
-            value(out, items.next());
+            value(out, items.next(), depth + 1);
         }
         out.append(']');
     }

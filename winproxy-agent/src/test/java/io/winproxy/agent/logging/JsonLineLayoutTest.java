@@ -48,10 +48,11 @@ class JsonLineLayoutTest {
         kv.put("service", "default/web");
         kv.put("endpoints", 3);
         kv.put("IPs", List.of("10.0.0.1"));
+        kv.put("path", java.nio.file.Path.of("/k/x.log"));
         assertThat(layout(0).doLayout(event("io.winproxy.agent.sync.ProxySyncLoop", Level.INFO, "Service updated",
                 null, kv))).isEqualTo("{\"ts\":1732351830864.1228,\"caller\":\"sync/ProxySyncLoop.java:120\","
                 + "\"msg\":\"Service updated\",\"v\":0,\"service\":\"default/web\",\"endpoints\":3,"
-                + "\"IPs\":[\"10.0.0.1\"]}\n");
+                + "\"IPs\":[\"10.0.0.1\"],\"path\":\"/k/x.log\"}\n");
     }
 
     @Test

@@ -64,10 +64,11 @@ class KlogTextLayoutTest {
         kv.put("note", "say \"hi\"\n");
         kv.put("IPs", List.of("172.18.0.2", "fd00::2"));
         kv.put("missing", null);
+        kv.put("path", java.nio.file.Path.of("/var/log/kube-proxy.log"));
         assertThat(layout(0).doLayout(event("io.winproxy.x", Level.INFO, "Service updated", null, kv)))
                 .isEqualTo("I1123 08:50:30.864123    1234 ProxySyncLoop.java:120] \"Service updated\""
                         + " service=\"default/web\" endpoints=3 ready=true note=\"say \\\"hi\\\"\\n\""
-                        + " IPs=[\"172.18.0.2\",\"fd00::2\"] missing=<nil>\n");
+                        + " IPs=[\"172.18.0.2\",\"fd00::2\"] missing=<nil> path=\"/var/log/kube-proxy.log\"\n");
     }
 
     /**
@@ -196,5 +197,27 @@ class KlogTextLayoutTest {
                 "Content of the proxy server's configuration file was updated", null,
                 Map.of("path", java.nio.file.Path.of("/etc/kube-proxy/config.yaml")))))
                 .contains("path=\"/etc/kube-proxy/config.yaml\"");
+    }
+
+    @Test
+    void aValueThatNestsItselfOrCannotPrintItselfStillGivesOneLine() {
+        List<Object> loop = new java.util.ArrayList<>();
+        loop.add(loop);
+        Object broken = new Object() {
+            @Override
+            public String toString() {
+                throw new IllegalStateException("no\nway");
+            }
+        };
+        Map<String, Object> kv = new LinkedHashMap<>();
+        kv.put("loop", loop);
+        kv.put("broken", broken);
+        String out = layout(0).doLayout(event("io.winproxy.x", Level.INFO, "Odd values", null, kv));
+        assertThat(out.lines()).hasSize(1);
+        KlogLineParser.Line line = KlogLineParser.parse(out.strip());
+        assertThat(line.values().get("loop")).startsWith("[[[").contains("\"...\"");
+        assertThat(line.values().get("broken")).contains("toString failed").contains("no\nway");
+        assertThat(new JsonLineLayout(new LibraryLoggers(0, Map.of())).doLayout(event("io.winproxy.x", Level.INFO,
+                "Odd values", null, kv)).lines()).hasSize(1);
     }
 }
