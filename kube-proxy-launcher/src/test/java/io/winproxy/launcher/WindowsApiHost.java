@@ -179,7 +179,22 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
                 }
             }
             keeper.destroyForcibly();
-            try (Stream<Path> files = Files.walk(prefix)) {
+            // the wineserver's socket folder, e.g. /tmp/wine-AbC123, is named in the prefix's file "wineserver"
+            Path socketName = prefix.resolve("wineserver");
+            if (Files.isRegularFile(socketName)) {
+                String folder = Files.readString(socketName, StandardCharsets.US_ASCII).trim();
+                if (folder.matches("wine-[A-Za-z0-9]+")) {
+                    delete(Path.of(System.getenv().getOrDefault("TMPDIR", "/tmp"), folder));
+                }
+            }
+            delete(prefix);
+        }
+
+        private static void delete(Path tree) throws IOException {
+            if (!Files.exists(tree)) {
+                return;
+            }
+            try (Stream<Path> files = Files.walk(tree)) {
                 files.sorted(Comparator.reverseOrder()).forEach(file -> {
                     try {
                         Files.deleteIfExists(file);
