@@ -2,6 +2,9 @@
 # Builds kube-proxy.exe (a PE32+ x86-64 console program) from src/main/c with the mingw-w64 cross compiler.
 #
 # Usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR
+#        build-kube-proxy-exe.sh --test-tools OUTPUT_DIR SOURCE_DIR TEST_SOURCE_DIR
+#   The second form builds the Windows programs of the tests on a Windows API (src/test/c): OUTPUT_DIR/harness.exe
+#   (with the launcher's cmdline.c) and OUTPUT_DIR/java.exe (the stand-in runtime), with the same compiler.
 #
 # The compiler, first found wins:
 #   1. $MINGW_GCC (Maven: -Dmingw.gcc=/path/to/x86_64-w64-mingw32-gcc)
@@ -13,8 +16,17 @@
 # The exe is rebuilt only when a source or this script is newer than it.
 set -euo pipefail
 
-output=${1:?usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR}
-sources=${2:?usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR}
+usage="usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR | --test-tools OUTPUT_DIR SOURCE_DIR TEST_SOURCE_DIR"
+tools=
+if [[ ${1:-} == --test-tools ]]; then
+    tools=${2:?$usage}
+    sources=${3:?$usage}
+    test_sources=${4:?$usage}
+    output=$tools/harness.exe
+else
+    output=${1:?$usage}
+    sources=${2:?$usage}
+fi
 script=${BASH_SOURCE[0]}
 
 # The win32-threads flavour: the launcher needs no C++ or pthreads, and it links no extra runtime DLL.
@@ -31,7 +43,7 @@ die() {
 up_to_date() {
     [[ -f $output ]] || return 1
     local newer
-    newer=$(find "$sources" "$script" -newer "$output" -type f | head -n 1)
+    newer=$(find "$sources" ${test_sources:+"$test_sources"} "$script" -newer "$output" -type f | head -n 1)
     [[ -z $newer ]]
 }
 
@@ -96,6 +108,17 @@ if up_to_date; then
 fi
 gcc=$(find_compiler)
 mkdir -p "$(dirname "$output")"
+if [[ -n $tools ]]; then
+    "$gcc" -std=c11 -O2 -Wall -Wextra -Werror -static -static-libgcc -s -o "$tools/java.exe" \
+        "$test_sources"/java-standin.c -lshell32 \
+        || die "compiling the stand-in java.exe with $gcc failed"
+    "$gcc" -std=c11 -O2 -Wall -Wextra -Werror -static -static-libgcc -s -I"$sources" -o "$output.tmp" \
+        "$test_sources"/harness.c "$sources"/cmdline.c -lshell32 \
+        || die "compiling harness.exe with $gcc failed"
+    mv -f "$output.tmp" "$output"
+    echo "kube-proxy-launcher: built $tools/harness.exe and $tools/java.exe with $gcc"
+    exit 0
+fi
 # -municode is not needed: main() reads GetCommandLineW itself. Static libgcc: the exe depends on system DLLs only.
 "$gcc" -std=c11 -O2 -Wall -Wextra -Werror -static -static-libgcc -s \
     -o "$output.tmp" "$sources"/launcher.c "$sources"/service.c "$sources"/svcstate.c "$sources"/cmdline.c \

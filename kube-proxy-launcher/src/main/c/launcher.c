@@ -108,6 +108,43 @@ static void fail(const wchar_t *message) {
 
 /* Appends the system's text for a Win32 error code, e.g. "The system cannot find the file specified. (2)". */
 void append_error(wstring *s, DWORD code) {
+    append_error_about(s, code, NULL);
+}
+
+/*
+ * Appends text with each %1 insert (also written %1!s!) replaced by insert, or left as it is when insert is NULL.
+ * Other inserts (%2 ... %99) stay as they are: the system texts are read with FORMAT_MESSAGE_IGNORE_INSERTS, since
+ * FormatMessage itself would read as many arguments as the text names, which the caller cannot know.
+ */
+static void append_filled(wstring *s, const wchar_t *text, size_t length, const wchar_t *insert) {
+    size_t i = 0;
+    while (i < length) {
+        if (insert != NULL && text[i] == L'%' && i + 1 < length && text[i + 1] == L'1'
+                && (i + 2 >= length || text[i + 2] < L'0' || text[i + 2] > L'9')) {
+            append(s, insert);
+            i += 2;
+            if (i < length && text[i] == L'!') { /* a printf-style format, e.g. %1!s!: the path is the value */
+                size_t close = i + 1;
+                while (close < length && text[close] != L'!') {
+                    close++;
+                }
+                i = close < length ? close + 1 : i;
+            }
+            continue;
+        }
+        size_t start = i++;
+        while (i < length && text[i] != L'%') {
+            i++;
+        }
+        append_n(s, text + start, i - start);
+    }
+}
+
+/*
+ * As append_error, with the %1 of the system's text (e.g. "%1 is not a valid Win32 application.") filled with
+ * insert, the file the failed call was about; NULL leaves inserts as they are.
+ */
+void append_error_about(wstring *s, DWORD code, const wchar_t *insert) {
     wchar_t *text = NULL;
     DWORD length = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM
             | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, (LPWSTR) &text, 0, NULL);
@@ -115,7 +152,7 @@ void append_error(wstring *s, DWORD code) {
         length--;
     }
     if (length > 0) {
-        append_n(s, text, length);
+        append_filled(s, text, length, insert);
         append(s, L" ");
     }
     LocalFree(text);
@@ -385,7 +422,7 @@ int start_agent(agent_launch *launch, DWORD creation_flags, HANDLE std_input, HA
         append(error, L"cannot start ");
         append(error, launch->java.text);
         append(error, L": ");
-        append_error(error, code);
+        append_error_about(error, code, launch->java.text);
         return 0;
     }
     if (job != NULL && !AssignProcessToJobObject(job, process.hProcess)) {

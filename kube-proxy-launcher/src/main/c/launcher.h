@@ -37,6 +37,8 @@ void append_n(wstring *s, const wchar_t *text, size_t length);
 void append(wstring *s, const wchar_t *text);
 /* Appends the system's text for a Win32 error code, e.g. "The system cannot find the file specified. (2)". */
 void append_error(wstring *s, DWORD code);
+/* As append_error, with the %1 in the system's text replaced by insert (a path); NULL leaves it. */
+void append_error_about(wstring *s, DWORD code, const wchar_t *insert);
 /* Writes "kube-proxy.exe: <message>" as one line to stderr, if there is one. */
 void print_error(const wchar_t *message);
 /* The value of an environment variable, or an empty string when it is not set. */

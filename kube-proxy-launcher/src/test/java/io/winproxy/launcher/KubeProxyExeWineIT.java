@@ -1,0 +1,273 @@
+package io.winproxy.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The built kube-proxy.exe on a Windows API: under Wine on Linux (so in every {@code mvn verify} where Wine can be had;
+ * skipped with one line elsewhere), directly on Windows. Beside the exe: an empty {@code winproxy-agent.jar} and, as
+ * {@code jre\bin\java.exe}, the stand-in runtime (src/test/c/java-standin.c) that reports the argv it received as
+ * CommandLineToArgvW splits it. Raw command lines, console events and kills come from {@code harness.exe}
+ * (src/test/c/harness.c), a Windows program too.
+ */
+class KubeProxyExeWineIT {
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+    private static final int RANDOM_LINES = 20_000;
+
+    @TempDir
+    static Path home;
+    private static WindowsApiHost host;
+    /** Why there is no host (Wine cannot be had): each test is then reported skipped with this one line. */
+    private static String unavailable;
+    private static String exe;
+
+    @BeforeAll
+    static void unpackTheLauncherBesideAStandInRuntime() throws IOException, InterruptedException {
+        try {
+            host = WindowsApiHost.open();
+        } catch (TestAbortedException noWine) {
+            unavailable = noWine.getMessage();
+            return;
+        }
+        exe = host.windowsPath(LauncherFolder.create(home.resolve("k")));
+    }
+
+    @BeforeEach
+    void skipWithoutWine() {
+        assumeTrue(unavailable == null, unavailable);
+    }
+
+    @AfterAll
+    static void endWine() throws IOException, InterruptedException {
+        if (host != null) {
+            host.close();
+        }
+    }
+
+    @Test
+    void everyLauncherCommandLineReachesTheAgentAsItsLauncherTestResolves() throws Exception {
+        // each launcher's line once (a Wine process pair costs ~0.5-2 s), the ways of naming the binary in turn
+        List<String> lines = new ArrayList<>();
+        List<List<String>> expected = new ArrayList<>();
+        List<String> programs = CommandLineLaunchersReplayTest.PROGRAM_NAMES;
+        for (CommandLineLaunchersReplayTest.Launcher launcher : CommandLineLaunchersReplayTest.LAUNCHERS) {
+            lines.add(programs.get(lines.size() % programs.size()) + " " + launcher.commandLine());
+            expected.add(Arrays.asList(AgentCommandLineReference.split(launcher.commandLine())));
+        }
+
+        List<Started> started = runEach(lines, Map.of());
+
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(started.get(i).exitCode()).as(lines.get(i)).isZero();
+            assertThat(started.get(i).argv()).as(lines.get(i)).isEqualTo(expected.get(i));
+        }
+    }
+
+    @Test
+    void randomCommandLinesReachTheAgentAsCommandLineToArgvWSplitsThem() throws Exception {
+        Random random = new Random(20);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            lines.add(CommandLineLaunchersReplayTest.PROGRAM_NAMES.get(i % 4) + " "
+                    + RandomCommandLines.line(random, 1 + random.nextInt(30)));
+        }
+
+        List<Started> started = runEach(lines, Map.of());
+
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(started.get(i).argv()).as("[%s]", lines.get(i))
+                    .isEqualTo(CommandLineToArgv.arguments(lines.get(i)));
+        }
+    }
+
+    /**
+     * The launcher's own argument code (cmdline.c, built for Windows) on 20,000 random lines in one process: the
+     * system's CommandLineToArgvW splits what kube-proxy.exe hands java.exe into the arguments it splits kube-proxy.exe's
+     * own line into; and this project's model of those rules agrees with the system on every line.
+     */
+    @Test
+    void twentyThousandRandomLinesForwardToTheArgvCommandLineToArgvWGives() throws Exception {
+        Random random = new Random(2020);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < RANDOM_LINES; i++) {
+            lines.add(CommandLineLaunchersReplayTest.PROGRAM_NAMES.get(i % 4) + " "
+                    + RandomCommandLines.line(random, random.nextInt(40)));
+        }
+        Path in = home.resolve("forward.in");
+        Path out = home.resolve("forward.out");
+        Files.write(in, records(lines));
+
+        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), harness(), "forward", host.windowsPath(in),
+                host.windowsPath(out));
+
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        Fields fields = new Fields(Files.readAllBytes(out));
+        for (String line : lines) {
+            List<String> kubeProxyGot = fields.list();
+            List<String> javaGets = fields.list();
+            assertThat(javaGets).as("[%s]", line).isEqualTo(kubeProxyGot);
+            assertThat(CommandLineToArgv.arguments(line)).as("the model on [%s]", line).isEqualTo(kubeProxyGot);
+        }
+        assertThat(fields.atEnd()).isTrue();
+    }
+
+    @Test
+    void theAgentsExitCodeIsTheLaunchersOwn() throws Exception {
+        for (int code : new int[] {0, 1, 2, 3, 130}) {
+            Started started = runEach(List.of(exe + " --version"), Map.of("STANDIN_EXIT", Integer.toString(code)))
+                    .get(0);
+
+            assertThat(started.exitCode()).isEqualTo(code);
+            assertThat(started.argv()).containsExactly("--version");
+        }
+    }
+
+    @Test
+    void killingTheLauncherKillsTheAgentThroughItsJob() throws Exception {
+        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), harness(), "kill", exe);
+
+        assertThat(result.exitCode()).as(result.stdout() + result.stderr()).isZero();
+        assertThat(result.stdout()).contains("the agent ended with its launcher");
+    }
+
+    @Test
+    void ctrlCReachesTheAgentWhichDecidesWhileTheLauncherWaitsAndReturnsItsCode() throws Exception {
+        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), harness(), "ctrl-c", exe);
+
+        assertThat(result.exitCode()).as(result.stdout() + result.stderr()).isZero();
+        assertThat(result.stdout()).contains("agent got the Ctrl+C; kube-proxy.exe exit code 130");
+    }
+
+    @Test
+    void aJavaExeThatIsNoProgramIsNamedInTheErrorWithTheSystemTextFilledIn() throws Exception {
+        Path folder = home.resolve("bad");
+        String badExe = host.windowsPath(LauncherFolder.create(folder));
+        Files.writeString(folder.resolve("jre/bin/java.exe"), "not a program\r\n");
+
+        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), badExe, "--version");
+
+        String java = host.windowsPath(folder.resolve("jre/bin/java.exe"));
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.stderr()).startsWith("kube-proxy.exe: cannot start " + java + ": ")
+                .contains("(193)").doesNotContain("%1");
+        assertThat(result.stderr().substring(("kube-proxy.exe: cannot start " + java).length())).contains(java);
+    }
+
+    @Test
+    void withoutJavaItExitsWithOneAndNamesWhereItLooked() throws Exception {
+        Path folder = home.resolve("nojava");
+        String bare = host.windowsPath(LauncherFolder.create(folder));
+        Files.delete(folder.resolve("jre/bin/java.exe"));
+
+        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), bare, "--version");
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.stderr()).contains("no Java runtime found").contains(host.windowsPath(folder) + "\\jre")
+                .contains("JAVA_HOME").contains("PATH");
+    }
+
+    @Test
+    void withoutTheAgentJarItExitsWithOneAndSaysSo() throws Exception {
+        Path folder = home.resolve("nojar");
+        String lone = host.windowsPath(LauncherFolder.create(folder));
+        Files.delete(folder.resolve("winproxy-agent.jar"));
+
+        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), lone, "--version");
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.stderr()).contains(host.windowsPath(folder.resolve("winproxy-agent.jar")) + " not found");
+    }
+
+    private static String harness() {
+        return WindowsApiHost.TOOLS.resolve("harness.exe").toAbsolutePath().toString();
+    }
+
+    record Started(int exitCode, List<String> argv) {
+    }
+
+    /** Starts kube-proxy.exe once per raw command line (harness run) and returns what each stand-in agent got. */
+    private static List<Started> runEach(List<String> lines, Map<String, String> environment) throws Exception {
+        Path in = Files.createTempFile(home, "run", ".in");
+        Path out = Files.createTempFile(home, "run", ".out");
+        Files.write(in, records(lines));
+
+        WindowsApiHost.Result result = host.run(TIMEOUT, environment, harness(), "run", exe, host.windowsPath(in),
+                host.windowsPath(out));
+
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        Fields fields = new Fields(Files.readAllBytes(out));
+        List<Started> started = new ArrayList<>();
+        for (String line : lines) {
+            int exitCode = Integer.parseInt(fields.next());
+            int length = Integer.parseInt(fields.next());
+            Fields output = new Fields(fields.take(length));
+            assertThat(output.atEnd()).as("the stand-in agent ran for [%s] (exit %s)", line, exitCode).isFalse();
+            output.next(); // its pid
+            started.add(new Started(exitCode, output.list()));
+        }
+        return started;
+    }
+
+    private static byte[] records(List<String> lines) {
+        StringBuilder text = new StringBuilder();
+        lines.forEach(line -> text.append(line).append('\0'));
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** NUL-terminated UTF-8 fields, read in order. */
+    private static final class Fields {
+        private final byte[] bytes;
+        private int offset;
+
+        Fields(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        boolean atEnd() {
+            return offset >= bytes.length;
+        }
+
+        String next() {
+            int end = offset;
+            while (end < bytes.length && bytes[end] != 0) {
+                end++;
+            }
+            String field = new String(bytes, offset, end - offset, StandardCharsets.UTF_8);
+            offset = end + 1;
+            return field;
+        }
+
+        /** A count, then that many fields. */
+        List<String> list() {
+            int count = Integer.parseInt(next());
+            List<String> list = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                list.add(next());
+            }
+            return list;
+        }
+
+        byte[] take(int length) {
+            byte[] taken = Arrays.copyOfRange(bytes, offset, offset + length);
+            offset += length;
+            return taken;
+        }
+    }
+}
