@@ -54,7 +54,9 @@ final class DeletionGuard {
                 + "forgetting the journal entry").addKeyValue("id", id).addKeyValue("journaled", entry.get().key())
                 .addKeyValue("service", entry.get().service()).addKeyValue("hns", read).log();
         journal.forgetLoadBalancer(id);
-        cache.deletedLoadBalancer(HnsIds.normalize(id));
+        // Still on the host, now as another tool's: read again by the next observe, so that the planner sees it (it
+        // may collide with a desired load balancer and must then be replaced, not created beside).
+        cache.reread(HnsIds.normalize(id));
         return false;
     }
 

@@ -131,13 +131,21 @@ final class HostCache {
      * that entry), or, without a fingerprint ({@code view} null), the next observe reads it once.
      */
     void wroteLoadBalancer(String id, ObservedLoadBalancer view) {
-        lbDocs.remove(id);
         if (view == null) {
-            journaled.remove(id);
-            toVerify.add(id);
-        } else if (journaled.put(id, view) == null) {
-            drift.track(id);
+            reread(id);
+        } else {
+            lbDocs.remove(id);
+            if (journaled.put(id, view) == null) {
+                drift.track(id);
+            }
         }
+    }
+
+    /** A listed load balancer whose kept description no longer holds: the next observe reads its document. */
+    void reread(String id) {
+        lbDocs.remove(id);
+        journaled.remove(id);
+        toVerify.add(id);
     }
 
     /** The load balancers to read at the next observe (owned without a fingerprint), once. */
