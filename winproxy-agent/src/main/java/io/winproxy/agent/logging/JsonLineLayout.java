@@ -126,6 +126,9 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
                 value(out, e.getValue());
             }
             out.append('}');
+        } else if (value instanceof java.nio.file.Path path) {
+            // A Path is an Iterable of Paths whose single name is itself: written as text, not as a list.
+            string(out, Redactor.redact(path.toString()));
         } else if (value instanceof Iterable<?> items) {
             out.append('[');
             boolean first = true;

@@ -118,6 +118,9 @@ public final class KlogValues {
                 value(out, e.getValue());
             }
             out.append('}');
+        } else if (value instanceof java.nio.file.Path path) {
+            // A Path is an Iterable of Paths whose single name is itself: written as text, not as a list.
+            quote(out, Redactor.redact(path.toString()));
         } else if (value instanceof Iterable<?> items) {
             list(out, items.iterator());
         } else if (value.getClass().isArray()) {
