@@ -6,8 +6,12 @@
     after the flags it computes:
 
       --hostname-override  NODE_NAME (the pod's spec.nodeName).
-      --network-name       WINPROXY_NETWORK_NAME, else KUBE_NETWORK, else the one Overlay or L2Bridge network HNS
-                           has (read with "winproxy hns list -o json"). The script waits for the network to exist.
+      --network-name       WINPROXY_NETWORK_NAME, else KUBE_NETWORK, else the CNI's network as HNS lists it
+                           ("winproxy hns list -o json"): the first of Calico, flannel.4096, vxlan0, cbr0 that
+                           exists (saying which when several do), else the one Overlay or L2Bridge network. The
+                           network node preparation creates to bring up the vSwitch (named External or ext, of type
+                           Transparent, or on 192.168.255.0/30) is never guessed: while it is the only one, the
+                           script waits for the CNI's, saying why. Several unknown candidates are an error (2).
       --source-vip         on an Overlay network only, this node's own source VIP, the first of:
                            1. WINPROXY_SOURCE_VIP, when set;
                            2. the IP of the host endpoint the CNI creates for it: WINPROXY_SOURCE_VIP_ENDPOINT, else
@@ -22,6 +26,10 @@
                               reservation can never be given to a pod. host-local.exe is taken from CNI_BIN_PATH
                               (default C:\opt\cni\bin).
                            On L2Bridge no source VIP is passed.
+
+    Before winproxy starts, its state directory (--state-dir when passed, else %ProgramData%\winproxy) is created if
+    needed and given an owner and DACL of SYSTEM and Administrators only (protected: nothing inherited), with icacls
+    and well-known SIDs: the ownership journal there tells winproxy what it may delete.
 
     The API server is reached at its real address, not through the "kubernetes" Service ClusterIP, which only
     works once a proxy on this node has programmed it. The address is WINPROXY_APISERVER_HOST and
@@ -41,6 +49,17 @@ $ErrorActionPreference = 'Stop'
 # What the sig-windows-tools flannel kube-proxy start script uses, so that a node moving from it keeps its address.
 $script:SourceVipContainerId = 'dummy'
 $script:HostLocalDataDir = '/var/lib/cni/networks'
+# The HNS networks CNIs create for pods, by name, in the order one is chosen when several exist: Calico, flannel
+# (VXLAN overlay, and the older vxlan0), and the cbr0 of flannel host-gw and sig-windows-tools' l2bridge.
+$script:CniNetworkNames = @('Calico', 'flannel.4096', 'vxlan0', 'cbr0')
+# The network node preparation creates only to bring up the vSwitch (sig-windows-tools, microsoft/SDN helper.psm1,
+# k3s): never the one pods are on.
+$script:VSwitchNetworkNames = @('External', 'ext')
+$script:VSwitchNetworkSubnet = '192.168.255.0/30'
+# Well-known SIDs (not names, which are localized): LocalSystem and BUILTIN\Administrators.
+$script:SystemSid = 'S-1-5-18'
+$script:AdministratorsSid = 'S-1-5-32-544'
+
 # Host endpoints that CNIs create to hold the node's source VIP, by HNS network name.
 $script:SourceVipEndpoints = @{
     'Calico'                            = 'Calico_ep'
@@ -88,13 +107,30 @@ function Test-WinProxyIPv4 {
     return ($Value -match '^\d{1,3}(\.\d{1,3}){3}$') -and [System.Net.IPAddress]::TryParse($Value, [ref] $address)
 }
 
+function Test-WinProxyVSwitchNetwork {
+    <#
+    .SYNOPSIS
+        True for the network node preparation creates only to bring up the vSwitch (never the pods' network): named
+        External or ext, of type Transparent, or on 192.168.255.0/30.
+    .PARAMETER Network
+        One entry of the listing's "networks" array (name, type, subnets).
+    #>
+    param([Parameter(Mandatory = $true)] [object] $Network)
+    if ($script:VSwitchNetworkNames -contains [string] $Network.name -or $Network.type -eq 'Transparent') {
+        return $true
+    }
+    return @($Network.subnets) -contains $script:VSwitchNetworkSubnet
+}
+
 function Select-WinProxyNetwork {
     <#
     .SYNOPSIS
         Picks the HNS network to program from the networks of "winproxy hns list -o json"; $null while none fits.
     .DESCRIPTION
-        With a name: the network of that name (HNS compares names case-insensitively). Without: the one network of
-        type Overlay or L2Bridge; several of them is an error naming WINPROXY_NETWORK_NAME.
+        With a name: the network of that name (HNS compares names case-insensitively). Without: the first CNI
+        network of $script:CniNetworkNames that exists (one line names the others when several do), else the one
+        Overlay or L2Bridge network that is not the vSwitch's (Test-WinProxyVSwitchNetwork); several of those is an
+        error naming WINPROXY_NETWORK_NAME. The vSwitch's network is never picked without a name.
     .PARAMETER Networks
         The "networks" array of the listing (name, type, subnets).
     .PARAMETER Name
@@ -107,12 +143,48 @@ function Select-WinProxyNetwork {
     if ($Name) {
         return @($Networks | Where-Object { $_.name -eq $Name }) | Select-Object -First 1
     }
-    $candidates = @($Networks | Where-Object { $_.type -eq 'Overlay' -or $_.type -eq 'L2Bridge' })
+    $known = @()
+    foreach ($cniName in $script:CniNetworkNames) {
+        $known += @($Networks | Where-Object { $_.name -eq $cniName })
+    }
+    if ($known.Count -gt 0) {
+        if ($known.Count -gt 1) {
+            $names = ($known | ForEach-Object { $_.name }) -join ', '
+            Write-WinProxyStartLog "HNS has several CNI networks ($names): using $($known[0].name), the first in the order Calico, flannel.4096, vxlan0, cbr0; set WINPROXY_NETWORK_NAME to choose another"
+        }
+        return $known[0]
+    }
+    $candidates = @($Networks | Where-Object { ($_.type -eq 'Overlay' -or $_.type -eq 'L2Bridge') -and -not (Test-WinProxyVSwitchNetwork $_) })
     if ($candidates.Count -gt 1) {
         $names = ($candidates | ForEach-Object { $_.name }) -join ', '
-        throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_NETWORK_NAME: HNS has several Overlay/L2Bridge networks ($names); set WINPROXY_NETWORK_NAME to the one the CNI uses for pods")
+        throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_NETWORK_NAME: HNS has several Overlay/L2Bridge networks ($names) and none has a known CNI name; set WINPROXY_NETWORK_NAME to the one the CNI uses for pods")
     }
     return $candidates | Select-Object -First 1
+}
+
+function Get-WinProxyNetworkWaitReason {
+    <#
+    .SYNOPSIS
+        Why Select-WinProxyNetwork found no network in this listing, in one line (for the log while waiting).
+    .PARAMETER Networks
+        The "networks" array of the listing.
+    .PARAMETER Name
+        The configured name, or empty.
+    #>
+    param(
+        [object[]] $Networks,
+        [string] $Name
+    )
+    $present = @($Networks | ForEach-Object { "$($_.name) ($($_.type))" })
+    $has = if ($present.Count -gt 0) { 'HNS has only ' + ($present -join ', ') } else { 'HNS has no network yet' }
+    if ($Name) {
+        return "waiting for HNS network $Name (WINPROXY_NETWORK_NAME or KUBE_NETWORK): $has"
+    }
+    $vswitch = @($Networks | Where-Object { Test-WinProxyVSwitchNetwork $_ })
+    if ($vswitch.Count -gt 0) {
+        return "waiting for the CNI's network: $has; $($vswitch[0].name) is the network node preparation creates for the vSwitch, never the pods' network (set WINPROXY_NETWORK_NAME to name the CNI's network)"
+    }
+    return "waiting for the CNI's network (Calico, flannel.4096, vxlan0, cbr0, or one Overlay/L2Bridge network): $has"
 }
 
 function Get-WinProxySourceVipEndpointName {
@@ -400,6 +472,62 @@ function Resolve-WinProxyApiServer {
     throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_APISERVER_HOST: the API server address is unknown: create ConfigMap kube-system/winproxy-apiserver with KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT (see docs/operations.md), or run on a kubeadm cluster (ConfigMap kube-system/kube-proxy)")
 }
 
+function Get-WinProxyStateDirectory {
+    <#
+    .SYNOPSIS
+        The state directory winproxy will use: the value of a --state-dir argument, else %ProgramData%\winproxy.
+    .PARAMETER PassThrough
+        The arguments given to winproxy.
+    .PARAMETER ProgramData
+        The ProgramData directory.
+    #>
+    param(
+        [string[]] $PassThrough,
+        [Parameter(Mandatory = $true)] [string] $ProgramData
+    )
+    $arguments = @($PassThrough)
+    for ($i = 0; $i -lt $arguments.Count; $i++) {
+        if ($arguments[$i] -like '--state-dir=*') {
+            return $arguments[$i].Substring('--state-dir='.Length)
+        }
+        if ($arguments[$i] -eq '--state-dir' -and $i + 1 -lt $arguments.Count) {
+            return $arguments[$i + 1]
+        }
+    }
+    return Join-Path -Path $ProgramData -ChildPath 'winproxy'
+}
+
+function Protect-WinProxyStateDirectory {
+    <#
+    .SYNOPSIS
+        Creates the state directory if needed and leaves it owned by Administrators with a protected DACL of
+        SYSTEM and Administrators (full control, inherited by files and subdirectories) and nothing else.
+    .DESCRIPTION
+        Uses icacls with SIDs, not account names (which are localized). Access entries of other accounts that
+        were set on the directory itself are removed; entries inherited from the parent are dropped.
+    .PARAMETER Path
+        The state directory.
+    #>
+    param([Parameter(Mandatory = $true)] [string] $Path)
+    New-Item -ItemType Directory -Path $Path -Force | Out-Null
+    $keep = @($script:SystemSid, $script:AdministratorsSid)
+    $explicit = (Get-Acl -LiteralPath $Path).GetAccessRules($true, $false, [System.Security.Principal.SecurityIdentifier])
+    $others = @($explicit | ForEach-Object { $_.IdentityReference.Value } | Where-Object { $keep -notcontains $_ } | Select-Object -Unique)
+    $steps = [System.Collections.Generic.List[object]]::new()
+    $steps.Add(@('/setowner', "*$script:AdministratorsSid"))
+    $steps.Add(@('/inheritance:r', '/grant:r', "*$script:SystemSid`:(OI)(CI)F", "*$script:AdministratorsSid`:(OI)(CI)F"))
+    foreach ($sid in $others) {
+        $steps.Add(@('/remove', "*$sid"))
+    }
+    foreach ($step in $steps) {
+        $output = & icacls.exe $Path @step 2>&1
+        if ($LASTEXITCODE -ne 0) {
+            throw (New-WinProxyStartError -Message "cannot restrict the state directory $Path to SYSTEM and Administrators: icacls $($step -join ' ') exited with $LASTEXITCODE`: $output")
+        }
+    }
+    Write-WinProxyStartLog "state directory $Path`: owner Administrators, access SYSTEM and Administrators only"
+}
+
 function Start-WinProxy {
     <#
     .SYNOPSIS
@@ -426,9 +554,20 @@ function Start-WinProxy {
     Write-WinProxyStartLog "API server $($apiServer.Host):$($apiServer.Port) (from $($apiServer.Source))"
 
     $networkName = if ($env:WINPROXY_NETWORK_NAME) { $env:WINPROXY_NETWORK_NAME } else { $env:KUBE_NETWORK }
-    $what = if ($networkName) { "HNS network $networkName" } else { 'an Overlay or L2Bridge HNS network' }
+    $what = if ($networkName) { "HNS network $networkName" } else { "the CNI's HNS network" }
+    # The reason for waiting is logged whenever it changes (e.g. "only External exists"), not every 5 s.
+    $waiting = @{ Reason = $null }
     $network = Wait-WinProxyCondition -What $what -TimeoutSeconds $timeout -Probe {
-        Select-WinProxyNetwork -Networks @((Get-WinProxyHns -Launcher $launcher).networks) -Name $networkName
+        $networks = @((Get-WinProxyHns -Launcher $launcher).networks)
+        $found = Select-WinProxyNetwork -Networks $networks -Name $networkName
+        if ($null -eq $found) {
+            $reason = Get-WinProxyNetworkWaitReason -Networks $networks -Name $networkName
+            if ($reason -ne $waiting.Reason) {
+                Write-WinProxyStartLog $reason
+                $waiting.Reason = $reason
+            }
+        }
+        $found
     }
     Write-WinProxyStartLog "HNS network $($network.name), type $($network.type)"
 
@@ -439,6 +578,9 @@ function Start-WinProxy {
     } elseif ($network.type -ne 'L2Bridge') {
         throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_NETWORK_NAME: HNS network $($network.name) is of type $($network.type); winproxy programs Overlay and L2Bridge networks")
     }
+
+    $programData = if ($env:ProgramData) { $env:ProgramData } else { 'C:\ProgramData' }
+    Protect-WinProxyStateDirectory -Path (Get-WinProxyStateDirectory -PassThrough $PassThrough -ProgramData $programData)
 
     # fabric8 builds its in-cluster configuration from these two, with the token and CA winproxy.ps1 points it at.
     $env:KUBERNETES_SERVICE_HOST = $apiServer.Host

@@ -1,6 +1,7 @@
 package io.winproxy.installer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,23 +51,97 @@ class HostProcessStartScriptWindowsIT {
         assertThat(call("[string] (Get-WinProxyIpamAddress 'not json')").stdout()).isEmpty();
     }
 
-    @Test
-    void theNetworkIsTheNamedOneOrTheOnlyOverlayOrL2BridgeAndSeveralAreAnError() throws Exception {
-        String networks = "$n = '[{\"name\":\"nat\",\"type\":\"NAT\"},{\"name\":\"flannel.4096\",\"type\":\"Overlay\"}]'"
-                + " | ConvertFrom-Json; ";
-        assertThat(call(networks + "(Select-WinProxyNetwork -Networks $n -Name '').name").stdout())
-                .isEqualTo("flannel.4096");
-        assertThat(call(networks + "(Select-WinProxyNetwork -Networks $n -Name 'NAT').type").stdout())
-                .isEqualTo("NAT");
-        assertThat(call(networks + "[string] (Select-WinProxyNetwork -Networks $n -Name 'Calico')").stdout())
-                .as("not there yet: the caller waits").isEmpty();
+    /**
+     * A PowerShell statement that sets $n to the networks of a listing, from name/type pairs, e.g.
+     * {@code networks("Calico", "Overlay")}; External gets the vSwitch subnet 192.168.255.0/30.
+     */
+    private static String networks(String... nameTypePairs) {
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < nameTypePairs.length; i += 2) {
+            String subnet = "External".equals(nameTypePairs[i]) ? "192.168.255.0/30" : "10.244.1.0/24";
+            items.add("{\"name\":\"" + nameTypePairs[i] + "\",\"type\":\"" + nameTypePairs[i + 1]
+                    + "\",\"subnets\":[\"" + subnet + "\"]}");
+        }
+        return "$n = '[" + String.join(",", items) + "]' | ConvertFrom-Json; ";
+    }
 
-        Run several = call("$n = '[{\"name\":\"Calico\",\"type\":\"Overlay\"},{\"name\":\"cbr0\",\"type\":\"L2Bridge\"}]'"
-                + " | ConvertFrom-Json; try { Select-WinProxyNetwork -Networks $n -Name '' } catch { "
+    @Test
+    void theNetworkIsTheNamedOneOrTheOnlyOverlayOrL2BridgeOtherThanTheVSwitchs() throws Exception {
+        String n = networks("nat", "NAT", "External", "L2Bridge", "winnet", "Overlay");
+        assertThat(call(n + "(Select-WinProxyNetwork -Networks $n -Name '').name").stdout()).isEqualTo("winnet");
+        assertThat(call(n + "(Select-WinProxyNetwork -Networks $n -Name 'NAT').type").stdout()).isEqualTo("NAT");
+        assertThat(call(n + "(Select-WinProxyNetwork -Networks $n -Name 'External').name").stdout())
+                .as("a name given is honoured, even External").isEqualTo("External");
+        assertThat(call(n + "[string] (Select-WinProxyNetwork -Networks $n -Name 'Calico')").stdout())
+                .as("not there yet: the caller waits").isEmpty();
+    }
+
+    @Test
+    void withExternalAndCalicoCalicoIsChosenAndWithSeveralCniNetworksOneLineSaysWhich() throws Exception {
+        assertThat(call(networks("External", "L2Bridge", "Calico", "L2Bridge")
+                + "(Select-WinProxyNetwork -Networks $n -Name '').name").stdout()).isEqualTo("Calico");
+        assertThat(call(networks("ext", "Transparent", "flannel.4096", "Overlay")
+                + "(Select-WinProxyNetwork -Networks $n -Name '').name").stdout()).isEqualTo("flannel.4096");
+
+        Run several = call(networks("cbr0", "L2Bridge", "External", "L2Bridge", "Calico", "Overlay")
+                + "(Select-WinProxyNetwork -Networks $n -Name '').name");
+        assertThat(several.stdout().lines().toList()).containsExactly("winproxy start: HNS has several CNI "
+                + "networks (Calico, cbr0): using Calico, the first in the order Calico, flannel.4096, vxlan0, cbr0; "
+                + "set WINPROXY_NETWORK_NAME to choose another", "Calico");
+    }
+
+    @Test
+    void withOnlyExternalNothingIsChosenAndTheReasonSaysWhy() throws Exception {
+        String n = networks("External", "L2Bridge");
+        assertThat(call(n + "[string] (Select-WinProxyNetwork -Networks $n -Name '')").stdout()).isEmpty();
+        assertThat(call(n + "Get-WinProxyNetworkWaitReason -Networks $n -Name ''").stdout()).isEqualTo(
+                "waiting for the CNI's network: HNS has only External (L2Bridge); External is the network node "
+                        + "preparation creates for the vSwitch, never the pods' network (set WINPROXY_NETWORK_NAME "
+                        + "to name the CNI's network)");
+        // The vSwitch network under another name is recognised by its subnet.
+        assertThat(call("$n = '[{\"name\":\"boot\",\"type\":\"Overlay\",\"subnets\":[\"192.168.255.0/30\"]}]'"
+                + " | ConvertFrom-Json; [string] (Select-WinProxyNetwork -Networks $n -Name '')").stdout()).isEmpty();
+    }
+
+    @Test
+    void severalUnknownOverlayOrL2BridgeNetworksAreAnErrorNamingThem() throws Exception {
+        Run several = call(networks("External", "L2Bridge", "podnet-a", "Overlay", "podnet-b", "L2Bridge")
+                + "try { Select-WinProxyNetwork -Networks $n -Name '' } catch { "
                 + "$_.Exception.Message; $_.Exception.Data['ExitCode'] }");
         assertThat(several.stdout().lines().toList()).containsExactly(
-                "winproxy start: WINPROXY_NETWORK_NAME: HNS has several Overlay/L2Bridge networks (Calico, cbr0); "
-                        + "set WINPROXY_NETWORK_NAME to the one the CNI uses for pods", "2");
+                "winproxy start: WINPROXY_NETWORK_NAME: HNS has several Overlay/L2Bridge networks (podnet-a, "
+                        + "podnet-b) and none has a known CNI name; set WINPROXY_NETWORK_NAME to the one the CNI uses "
+                        + "for pods", "2");
+    }
+
+    @Test
+    void theStateDirectoryIsTheStateDirArgumentElseProgramDataWinproxy() throws Exception {
+        assertThat(call("Get-WinProxyStateDirectory -PassThrough @('--v=2') -ProgramData 'C:\\PD'").stdout())
+                .isEqualTo("C:\\PD\\winproxy");
+        assertThat(call("Get-WinProxyStateDirectory -PassThrough @('--state-dir=D:\\s') -ProgramData 'C:\\PD'")
+                .stdout()).isEqualTo("D:\\s");
+        assertThat(call("Get-WinProxyStateDirectory -PassThrough @('--state-dir', 'D:\\t') -ProgramData 'C:\\PD'")
+                .stdout()).isEqualTo("D:\\t");
+    }
+
+    @Test
+    void theStateDirectoryIsCreatedOwnedByAdministratorsWithAProtectedSystemAndAdministratorsOnlyDacl()
+            throws Exception {
+        Path dir = temp.resolve("state");
+        Run run = call("Protect-WinProxyStateDirectory -Path '" + dir + "'; $a = Get-Acl -LiteralPath '" + dir
+                + "'; $a.AreAccessRulesProtected; "
+                + "$a.GetOwner([System.Security.Principal.SecurityIdentifier]).Value; "
+                + "($a.GetAccessRules($true, $true, [System.Security.Principal.SecurityIdentifier]) | "
+                + "ForEach-Object { \"$($_.IdentityReference.Value) $($_.FileSystemRights) $($_.InheritanceFlags) "
+                + "$($_.AccessControlType)\" } | Sort-Object) -join ';'");
+        assumeTrue(!run.stderr().contains("cannot restrict the state directory"), "needs an elevated process");
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.stdout().lines().toList()).containsExactly(
+                "winproxy start: state directory " + dir + ": owner Administrators, access SYSTEM and "
+                        + "Administrators only",
+                "True", "S-1-5-32-544",
+                "S-1-5-18 FullControl ContainerInherit, ObjectInherit Allow;"
+                        + "S-1-5-32-544 FullControl ContainerInherit, ObjectInherit Allow");
     }
 
     @Test

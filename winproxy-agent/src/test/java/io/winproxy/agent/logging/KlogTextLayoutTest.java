@@ -71,6 +71,17 @@ class KlogTextLayoutTest {
                         + " IPs=[\"172.18.0.2\",\"fd00::2\"] missing=<nil> path=\"/var/log/kube-proxy.log\"\n");
     }
 
+    @Test
+    void aPathValueIsTextNotAnEndlessListOfItself() {
+        // java.nio.file.Path is an Iterable<Path> whose one name is itself: read as a list it never ends.
+        Map<String, Object> kv = new LinkedHashMap<>();
+        kv.put("stateDir", java.nio.file.Path.of("state"));
+        assertThat(layout(0).doLayout(event("io.winproxy.x", Level.INFO, "Started", null, kv)))
+                .endsWith("\"Started\" stateDir=\"state\"\n");
+        assertThat(new JsonLineLayout(new LibraryLoggers(0, Map.of())).doLayout(event("io.winproxy.x", Level.INFO,
+                "Started", null, kv))).endsWith(",\"stateDir\":\"state\"}\n");
+    }
+
     /**
      * Real kube-proxy lines (kube-proxy v1.25-era log quoted in kubernetes/kubernetes PR #111219, and the example of
      * kubernetes.io's "System Logs" page): the same message and key/values through winproxy's layout must give the

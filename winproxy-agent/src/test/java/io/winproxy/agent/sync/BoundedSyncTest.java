@@ -29,14 +29,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A bounded sync in real time: a Service with 3,000 remote backends (HNS takes the first 1,000) on an emulated host
+ * A bounded sync in real time: a Service with 3,000 remote backends (all programmed) on an emulated host
  * where every create takes 5 ms (over 5 s of creates) and the health timeout is 4 s. The apply is split into chunks
  * of about the bound (2 s), each chunk reports progress, /healthz never goes unhealthy, and the host converges.
  */
 class BoundedSyncTest {
     private static final int BACKENDS = 3000;
-    /** What HNS takes of them (the policy warns about the rest). */
-    private static final int PROGRAMMED = 1000;
+    /** All of them: the policy programs up to 5,000 backends per load balancer. */
+    private static final int PROGRAMMED = BACKENDS;
     private static final Duration SYNC_PERIOD = Duration.ofSeconds(2);
 
     private final ExecutorScheduler scheduler = new ExecutorScheduler("bounded-sync-test");
