@@ -202,15 +202,6 @@ class KlogTextLayoutTest {
     }
 
     @Test
-    void aPathValueIsPrintedAsItsTextNotAsTheListOfItsNames() {
-        // A Path is an Iterable of Paths; rendered as a list it would recurse until the stack overflows.
-        assertThat(layout(0).doLayout(event("io.winproxy.agent.config.ConfigFileWatcher", Level.INFO,
-                "Content of the proxy server's configuration file was updated", null,
-                Map.of("path", java.nio.file.Path.of("/etc/kube-proxy/config.yaml")))))
-                .contains("path=\"/etc/kube-proxy/config.yaml\"");
-    }
-
-    @Test
     void aValueThatNestsItselfOrCannotPrintItselfStillGivesOneLine() {
         List<Object> loop = new java.util.ArrayList<>();
         loop.add(loop);
