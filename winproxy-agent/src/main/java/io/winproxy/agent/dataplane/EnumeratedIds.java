@@ -80,6 +80,17 @@ final class EnumeratedIds {
         return find(id) >= 0;
     }
 
+    /**
+     * Forgets one ID (lower-case): if the next enumerate lists it, it is reported as appeared. For an object whose
+     * description was dropped while it may still be listed (deleted, or found gone by a delete).
+     */
+    void forget(String id) {
+        int slot = find(id);
+        if (slot >= 0) {
+            remove(slot);
+        }
+    }
+
     /** Forgets everything: the next enumerate lists every ID as appeared. */
     void clear() {
         keys = new String[16];

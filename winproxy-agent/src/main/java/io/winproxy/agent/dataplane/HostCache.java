@@ -42,6 +42,8 @@ final class HostCache {
     private final Map<String, String> providerAddresses = new HashMap<>();
     final DriftSampler drift;
     private final Set<String> toVerify = new LinkedHashSet<>();
+    private final Set<String> forgottenEndpoints = new LinkedHashSet<>();
+    private final Set<String> forgottenLoadBalancers = new LinkedHashSet<>();
 
     HostCache(DriftSampler drift) {
         this.drift = drift;
@@ -113,11 +115,17 @@ final class HostCache {
 
     /** An endpoint winproxy adopted: owned from now on, so no longer kept as read. */
     void adoptedEndpoint(String id) {
-        deletedEndpoint(id);
+        dropRead(id);
         drift.track(id);
     }
 
+    /** An endpoint winproxy deleted (or found gone): forgotten, also from the last enumerate. */
     void deletedEndpoint(String id) {
+        forgottenEndpoints.add(id);
+        dropRead(id);
+    }
+
+    private void dropRead(String id) {
         if (endpoints.remove(id) != null) {
             endpointsVersion++;
         }
@@ -161,5 +169,21 @@ final class HostCache {
     void deletedLoadBalancer(String id) {
         lbDocs.remove(id);
         journaled.remove(id);
+        forgottenLoadBalancers.add(id);
+    }
+
+    /**
+     * The IDs whose description was dropped since the last call (deleted by winproxy, or found gone by a delete):
+     * the observer forgets them from its last enumerate, so that one still or again listed (HNS restored it) is read
+     * as new instead of staying listed but undescribed.
+     */
+    List<String> drainForgotten(boolean endpoint) {
+        Set<String> set = endpoint ? forgottenEndpoints : forgottenLoadBalancers;
+        if (set.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = List.copyOf(set);
+        set.clear();
+        return out;
     }
 }

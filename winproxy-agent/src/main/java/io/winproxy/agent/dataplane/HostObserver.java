@@ -170,6 +170,7 @@ final class HostObserver {
     }
 
     private void observeEndpoints(HostComputeNetwork current, boolean fresh) {
+        cache.drainForgotten(true).forEach(endpointIds::forget);
         EnumeratedIds.Diff diff = endpointIds.update(hns.listEndpointIds(current.id()));
         for (String id : diff.vanished()) {
             ObservedEndpoint known = cache.endpoints().get(id);
@@ -251,6 +252,7 @@ final class HostObserver {
     }
 
     private void observeLoadBalancers(boolean fresh) {
+        cache.drainForgotten(false).forEach(lbIds::forget);
         EnumeratedIds.Diff diff = lbIds.update(hns.listLoadBalancerIds());
         for (String id : diff.vanished()) {
             HostComputeLoadBalancer doc = cache.lbDocs.remove(id);

@@ -338,4 +338,24 @@ class HnsUnavailabilityTest {
                 .doesNotContain(remotes.get(0).id().toLowerCase(Locale.ROOT));
         assertThat(third.failures()).isEmpty();
     }
+
+    @Test
+    void anObjectADeleteFoundGoneThatHnsThenRestoresIsSeenAndDeletedNotLeftListedButUnknown() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        Set<String> webAndDns = lbIds();
+        // kube-dns goes away: its load balancer is planned for deletion; HNS restarts before the delete runs.
+        Plan plan = PlanCalculator.plan(webOnly(), dp.observe(), dp.journal().ownership(), dp.modifySupported());
+        hns.restartHns(HnsRestart.rehydratingOnCommand());
+        dp.apply(plan);
+        // HNS restores what it persisted, the deleted load balancer included, under its old ID.
+        hns.rehydrate();
+        assertThat(lbIds()).containsAll(webAndDns);
+
+        sync(dp, webOnly());
+        sync(dp, webOnly());
+        assertThat(lbIds()).as("the restored kube-dns load balancer is winproxy's and is deleted").hasSize(1);
+        assertThat(PlanCalculator.plan(webOnly(), dp.observe(), dp.journal().ownership(), dp.modifySupported())
+                .steps()).isEmpty();
+    }
 }
