@@ -217,7 +217,8 @@ if ($RuntimeZip) {
     if (-not (Test-Path -LiteralPath $RuntimeZip -PathType Leaf)) { throw "-RuntimeZip ${RuntimeZip}: no such file" }
     $runtimeDirectory = Join-Path -Path $winproxyHome -ChildPath 'runtime'
     if ($PSCmdlet.ShouldProcess($runtimeDirectory, "unpack the Java runtime $RuntimeZip")) {
-        $unpacked = Join-Path -Path ([System.IO.Path]::GetTempPath()) -ChildPath ('winproxy-runtime-' + [guid]::NewGuid())
+        # Unpacked beside runtime\ (same volume), so that the move below is a rename.
+        $unpacked = Join-Path -Path $winproxyHome -ChildPath ('runtime-unpack-' + [guid]::NewGuid())
         Expand-Archive -LiteralPath $RuntimeZip -DestinationPath $unpacked
         $top = @(Get-ChildItem -LiteralPath $unpacked)
         $found = if ($top.Count -eq 1 -and $top[0].PSIsContainer) { $top[0].FullName } else { $unpacked }

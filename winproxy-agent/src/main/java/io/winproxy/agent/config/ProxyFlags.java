@@ -127,11 +127,13 @@ public class ProxyFlags {
     // ---- configuration file ------------------------------------------------------------------------------------
 
     @Option(names = "--config", paramLabel = "FILE", description = "The path to the KubeProxyConfiguration file. "
-            + "When given, the other flags are ignored except --hostname-override, --master and logging flags.")
+            + "When given, the other flags are ignored (one warning each) except --hostname-override, --master, the "
+            + "logging flags, --cleanup, --write-config-to, --windows-service and --windows-priorityclass.")
     void config(String v) { set("--config", v); }
 
     @Option(names = "--write-config-to", paramLabel = "FILE",
-            description = "Write the effective configuration to this file and exit.")
+            description = "Write the effective configuration to this file as a v1alpha1 KubeProxyConfiguration "
+                    + "and exit.")
     void writeConfigTo(String v) { set("--write-config-to", v); }
 
     @Option(names = "--cleanup", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
