@@ -2,8 +2,6 @@ package io.winproxy.agent.state;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
-import com.sun.jna.platform.win32.Advapi32;
-import com.sun.jna.platform.win32.Kernel32;
 import com.sun.jna.platform.win32.WinNT;
 import com.sun.jna.ptr.PointerByReference;
 import java.io.IOException;
@@ -21,16 +19,14 @@ final class JnaFileSecurity implements FileSecurity {
     static final int OWNER_AND_DACL = WinNT.OWNER_SECURITY_INFORMATION | WinNT.DACL_SECURITY_INFORMATION;
     static final int OWNER_AND_PROTECTED_DACL = OWNER_AND_DACL | WinNT.PROTECTED_DACL_SECURITY_INFORMATION;
 
-    private final Advapi32 advapi32;
-    private final Kernel32 kernel32;
+    private final SecurityApi advapi32;
 
     JnaFileSecurity() {
-        this(Advapi32.INSTANCE, Kernel32.INSTANCE);
+        this(SecurityApi.forWindows());
     }
 
-    JnaFileSecurity(Advapi32 advapi32, Kernel32 kernel32) {
-        this.advapi32 = advapi32;
-        this.kernel32 = kernel32;
+    JnaFileSecurity(SecurityApi api) {
+        this.advapi32 = api;
     }
 
     @Override
@@ -51,7 +47,7 @@ final class JnaFileSecurity implements FileSecurity {
                     acl.getByteArray(0, SecurityBytes.aclSize(acl.getByteArray(0, 8)))));
             return new Descriptor(SecurityBytes.sidString(ownerBytes, 0), aces);
         } finally {
-            kernel32.LocalFree(descriptor.getValue());
+            advapi32.LocalFree(descriptor.getValue());
         }
     }
 
