@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Contract of {@link #fatal}: one log line {@code fatal error, exiting thread="T" error="E"} (ERROR, which also
  * reaches stderr), then {@code Runtime.halt(}{@value #EXIT_CODE}{@code )}: shutdown hooks do not run (they could
- * need memory or wait on the dead thread). When logging itself fails (no memory left for it), a line preformatted
- * at class load is written to stderr instead. Installed as the default uncaught exception handler by
+ * need memory or wait on the dead thread). A 256 KiB reserve allocated at class load is dropped first, so that the
+ * line has memory to be formatted in; when logging fails anyway, a line preformatted at class load is written to
+ * stderr instead. Installed as the default uncaught exception handler by
  * {@link #install()}; executors that keep a task's Throwable in its Future call {@link #fatal} themselves.
  * Exceptions that are not Errors are logged in one line and do not end the process.
  */
@@ -24,7 +25,12 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
 
     private static final Logger logger = LoggerFactory.getLogger(FatalErrors.class);
     private static final byte[] FALLBACK_LINE =
-            "winproxy: fatal error (out of memory while logging it), exiting\n".getBytes(StandardCharsets.US_ASCII);
+            "winproxy: fatal error (could not log it), exiting\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALLBACK_OOM_LINE =
+            "winproxy: fatal error, exiting error=\"java.lang.OutOfMemoryError\" (no memory left to log more)\n"
+                    .getBytes(StandardCharsets.US_ASCII);
+    /** Heap released before logging a fatal error, so that the one log line has memory to be formatted in. */
+    private static volatile byte[] reserve = new byte[256 * 1024];
     private static volatile FatalErrors process =
             new FatalErrors(System.err, code -> Runtime.getRuntime().halt(code));
 
@@ -86,11 +92,12 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
 
     /** Logs {@code error} in one line and halts the process with {@link #EXIT_CODE}. */
     public void fatal(Thread thread, Error error) {
+        reserve = null;
         try {
             logger.error("fatal error, exiting thread=\"{}\" error=\"{}\"", thread.getName(), oneLine(error));
         } catch (Throwable loggingFailed) {
             try {
-                stderr.write(FALLBACK_LINE);
+                stderr.write(error instanceof OutOfMemoryError ? FALLBACK_OOM_LINE : FALLBACK_LINE);
                 stderr.flush();
             } catch (Throwable ignored) {
                 // halt regardless

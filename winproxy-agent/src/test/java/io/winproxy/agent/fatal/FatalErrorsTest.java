@@ -106,6 +106,7 @@ class FatalErrorsTest {
         }
         assertThat(halts.poll()).isEqualTo(1);
         assertThat(stderr.toString(StandardCharsets.UTF_8))
-                .isEqualTo("winproxy: fatal error (out of memory while logging it), exiting\n");
+                .isEqualTo("winproxy: fatal error, exiting error=\"java.lang.OutOfMemoryError\" (no memory left to log "
+                        + "more)\n");
     }
 }
