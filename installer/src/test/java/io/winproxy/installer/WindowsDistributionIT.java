@@ -233,6 +233,15 @@ class WindowsDistributionIT {
                 .contains("@('failureflag', $ServiceName, '1')");
         assertThat(script).contains("'Automatic', 'AutomaticDelayedStart', 'Manual'").contains("delayed-auto");
         assertThat(script).doesNotContain("Remove-HnsPolicyList");
+        assertThat(script).as("the state directory is SYSTEM + Administrators only, owned by Administrators")
+                .contains("Initialize-WinProxyStateDirectory -Path $StateDirectory")
+                .contains("$acl.SetAccessRuleProtection($true, $false)")
+                .contains("$acl.SetOwner($administrators)")
+                .contains("[System.Security.Principal.SecurityIdentifier]::new('S-1-5-32-544')")
+                .contains("[System.Security.Principal.SecurityIdentifier]::new('S-1-5-18')")
+                .contains("foreach ($sid in @($system, $administrators))")
+                .contains("'FullControl', $inherit, 'None', 'Allow'")
+                .contains("Join-Path -Path $env:ProgramData -ChildPath 'winproxy'");
     }
 
     @Test
