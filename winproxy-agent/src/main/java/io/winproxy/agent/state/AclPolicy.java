@@ -59,8 +59,8 @@ public final class AclPolicy {
     }
 
     /** The remedy, as install-service.ps1 applies it. */
-    static final String FIX = "allow only SYSTEM and Administrators, e.g. icacls DIR /inheritance:r /grant:r "
-            + "*S-1-5-18:(OI)(CI)F *S-1-5-32-544:(OI)(CI)F /setowner *S-1-5-32-544";
+    static final String FIX = "allow only SYSTEM and Administrators (install-service.ps1 resets it; or see "
+            + "docs/operations.md, \"Who may write the state directory\")";
 
     /** The DACL winproxy creates: SYSTEM and Administrators full control, inherited by files and subdirectories. */
     public static List<Ace> protectedDacl() {

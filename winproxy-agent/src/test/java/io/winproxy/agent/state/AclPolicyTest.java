@@ -37,7 +37,7 @@ class AclPolicyTest {
                         new Ace(Ace.ACCESS_ALLOWED, Ace.CONTAINER_INHERIT | 0x10, 0x116, USERS))));
         assertThat(problem).hasValueSatisfying(reason -> assertThat(reason)
                 .startsWith("C:\\ProgramData\\winproxy lets " + USERS + " write (access mask 0x116); ")
-                .contains("icacls").doesNotContain("\n"));
+                .contains("install-service.ps1").doesNotContain("\n"));
     }
 
     @Test
