@@ -144,7 +144,7 @@ public final class HnsHostOptions {
     public InstanceLock lockStateDir(Map<String, String> env) {
         Path dir = stateDir(env);
         try {
-            return StateDirectory.prepareAndLock(dir);
+            return StateDirectory.prepareAndLock(dir, effectiveHns() == HnsKind.windows);
         } catch (InvalidStateDirectoryException e) {
             throw new UsageException("--state-dir: " + e.getMessage());
         }

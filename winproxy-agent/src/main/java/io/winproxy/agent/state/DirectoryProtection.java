@@ -15,8 +15,17 @@ public interface DirectoryProtection {
 
     /** SYSTEM + Administrators DACL on Windows, 0700 where POSIX modes exist, nothing elsewhere. */
     static DirectoryProtection forThisOs(Path dir) {
+        return forThisOs(dir, true);
+    }
+
+    /**
+     * As {@link #forThisOs(Path)}; with {@code realHns} false (the journal of an emulated host, which authorises
+     * nothing on the node) a Windows directory is left with its inherited permissions, so that a non-elevated user
+     * can run the emulator.
+     */
+    static DirectoryProtection forThisOs(Path dir, boolean realHns) {
         if (System.getProperty("os.name", "").startsWith("Windows")) {
-            return new WindowsDirectoryProtection(new JnaFileSecurity());
+            return realHns ? new WindowsDirectoryProtection(new JnaFileSecurity()) : NONE;
         }
         return SecureFiles.isPosix(dir) ? new PosixDirectoryProtection() : NONE;
     }

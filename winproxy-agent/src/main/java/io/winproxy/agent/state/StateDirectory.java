@@ -51,8 +51,16 @@ public final class StateDirectory {
      * @throws InstanceLockedException        when another winproxy holds it
      */
     public static InstanceLock prepareAndLock(Path dir) {
+        return prepareAndLock(dir, true);
+    }
+
+    /**
+     * As {@link #prepareAndLock(Path)}; {@code realHns} false (an emulated host) skips the Windows DACL, which only
+     * matters when the journal can make the agent delete real HNS policies.
+     */
+    public static InstanceLock prepareAndLock(Path dir, boolean realHns) {
         requireNonEmpty(dir);
-        return InstanceLock.acquire(prepare(dir, DirectoryProtection.forThisOs(dir)));
+        return InstanceLock.acquire(prepare(dir, DirectoryProtection.forThisOs(dir, realHns)));
     }
 
     /** @throws InvalidStateDirectoryException when {@code dir} is null or empty */
