@@ -85,8 +85,14 @@ final class HttpConnection implements Runnable {
             InputStream in = new BufferedInputStream(socket.getInputStream(), 1024);
             OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 8 * 1024);
             boolean keepAlive = true;
+            boolean first = true;
             while (keepAlive) {
-                enter(AWAITING_HEAD);
+                // The first head's deadline counts from the accept (the connection starts AWAITING_HEAD), later
+                // ones from the end of the previous response.
+                if (!first) {
+                    enter(AWAITING_HEAD);
+                }
+                first = false;
                 long deadline = phaseStart + limits.headTimeout().toNanos();
                 RequestHead head = RequestHead.read(in, limits.maxHeadBytes(),
                         () -> (deadline - System.nanoTime()) / 1_000_000, socket::setSoTimeout);

@@ -127,8 +127,10 @@ class SlowClientsTest {
     @Test
     void aNewConnectionBeyondTheCapIsClosedAtOnceWhenEveryConnectionIsBeingAnswered() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
         ConnectionPool pool = pool(new ServerLimits(1, Duration.ofSeconds(30), Duration.ofSeconds(5), 1024));
         int port = listen(pool, request -> {
+            entered.countDown();
             try {
                 release.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -138,8 +140,7 @@ class SlowClientsTest {
         });
         Socket busy = connect(port);
         busy.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        awaitOpen(pool, 1);
-        Thread.sleep(100); // the head is read and the handler is waiting
+        assertThat(entered.await(5, TimeUnit.SECONDS)).as("the handler runs").isTrue();
 
         Socket extra = connect(port);
         extra.setSoTimeout(2_000);
