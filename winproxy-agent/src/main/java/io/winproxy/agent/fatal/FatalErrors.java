@@ -103,6 +103,13 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
                 // halt regardless
             }
         }
+        try {
+            // halt() skips every flush: push out whatever the standard streams still buffer
+            System.out.flush();
+            stderr.flush();
+        } catch (Throwable ignored) {
+            // halt regardless
+        }
         halt.accept(EXIT_CODE);
     }
 
