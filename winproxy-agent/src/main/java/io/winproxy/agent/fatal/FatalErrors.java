@@ -3,6 +3,7 @@ package io.winproxy.agent.fatal;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,7 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
 
     private final PrintStream stderr;
     private final IntConsumer halt;
+    private final AtomicBoolean started = new AtomicBoolean();
 
     /**
      * @param stderr the fallback stream when logging fails
@@ -90,8 +92,24 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
         }
     }
 
-    /** Logs {@code error} in one line and halts the process with {@link #EXIT_CODE}. */
+    /**
+     * Logs {@code error} in one line and halts the process with {@link #EXIT_CODE}. Only the first thread logs:
+     * under memory pressure several threads fail at once, and one line is wanted; the others wait up to 2 s for it
+     * to halt the process, then write the preformatted line and halt it themselves.
+     */
     public void fatal(Thread thread, Error error) {
+        if (!started.compareAndSet(false, true)) {
+            try {
+                Thread.sleep(2_000);
+                // the first thread did not halt in time (its logging is stuck): say it here, preformatted
+                stderr.write(error instanceof OutOfMemoryError ? FALLBACK_OOM_LINE : FALLBACK_LINE);
+                stderr.flush();
+            } catch (Throwable ignored) {
+                // halt regardless
+            }
+            halt.accept(EXIT_CODE);
+            return;
+        }
         reserve = null;
         try {
             logger.error("fatal error, exiting thread=\"{}\" error=\"{}\"", thread.getName(), oneLine(error));

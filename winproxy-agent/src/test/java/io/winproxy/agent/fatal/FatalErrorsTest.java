@@ -109,4 +109,17 @@ class FatalErrorsTest {
                 .isEqualTo("winproxy: fatal error, exiting error=\"java.lang.OutOfMemoryError\" (no memory left to log "
                         + "more)\n");
     }
+
+    @Test
+    void whenSeveralThreadsFailAtOnceOnlyTheFirstLogsAndEveryOneEndsInAHalt() throws Exception {
+        FatalErrors handler = FatalErrors.process();
+        Thread second = new Thread(() -> handler.fatal(Thread.currentThread(), new OutOfMemoryError("second")));
+        handler.fatal(Thread.currentThread(), new OutOfMemoryError("first"));
+        second.start();
+        second.join(5_000);
+        assertThat(halts.poll(5, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(halts.poll(5, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(log.list).hasSize(1);
+        assertThat(log.list.get(0).getFormattedMessage()).contains("first");
+    }
 }
