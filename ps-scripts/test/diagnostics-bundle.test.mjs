@@ -107,3 +107,56 @@ test('a remote endpoint no load balancer references is stale, by the fields hns 
   const stale = listing.endpoints.filter((e) => e.remote === true && !referenced.has(e.id.toLowerCase()));
   assert.deepEqual(stale.map((e) => e.ip), ['10.244.2.30']);
 });
+
+test('only winproxy\'s and kube-proxy\'s log files are taken from a log folder, never programs, keys or configs', () => {
+  const logName = scriptRegex('WinProxyLogNamePattern', '');
+  const never = scriptRegex('WinProxyNeverCollectPattern', '');
+  const taken = (name) => logName.test(name) && !never.test(name);
+  const lines = fixture('log-folder-listing.txt').split('\n').filter((l) => l && !l.startsWith('#'));
+  const expected = lines.filter((l) => l.startsWith('take ')).map((l) => l.slice(5));
+  const refused = lines.filter((l) => l.startsWith('skip ')).map((l) => l.slice(5));
+  assert.ok(expected.length >= 6 && refused.length >= 10);
+  for (const name of expected) {
+    assert.ok(taken(name), `${name} should be collected`);
+  }
+  for (const name of refused) {
+    assert.ok(!taken(name), `${name} must not be collected`);
+  }
+});
+
+test('a file named by a flag or nssm is taken with its rotations, unless it is a program, key or config', () => {
+  const never = scriptRegex('WinProxyNeverCollectPattern', '');
+  for (const path of ['C:\\k\\kube-proxy.exe', 'C:\\k\\pki\\client.key', 'C:\\k\\config', 'C:\\k\\kubeconfig',
+    'C:\\Users\\a\\.kube\\config', 'C:\\k\\ca.crt', 'C:\\k\\winproxy\\winproxy-agent.jar',
+    'C:\\k\\kube-proxy.yaml']) {
+    assert.ok(never.test(path), `${path} must never be collected`);
+  }
+  for (const path of ['C:\\k\\kube-proxy.out', 'C:\\k\\kube-proxy.err.log', 'C:\\k\\winproxy\\logs\\winproxy.log',
+    'C:\\k\\winproxy\\logs\\winproxy.log.3']) {
+    assert.ok(!never.test(path), `${path} should be collectable`);
+  }
+});
+
+test('logs come from --log-file, nssm\'s AppStdout and AppStderr and log folders by name, not whole folders', async () => {
+  const body = await functionText('Get-WinProxyDiagnostics');
+  assert.match(body, /Get-WinProxyLogLocation -CommandLine \$commandLines -Flag 'log-file'/);
+  assert.match(body, /Get-WinProxyLogLocation -CommandLine \$commandLines -Flag 'log-dir'/);
+  assert.match(body, /Get-WinProxyNssmLogPath -ServiceName \$ServiceName/);
+  assert.match(body, /Select-WinProxyLogFile -NamedFile \$namedFiles -Folder \$logFolders/);
+  assert.doesNotMatch(body, /-Recurse(?! -Force -ErrorAction SilentlyContinue)/, 'a log folder is searched recursively');
+
+  const nssm = await functionText('Get-WinProxyNssmLogPath');
+  assert.match(nssm, /HKLM:\\SYSTEM\\CurrentControlSet\\Services\\\$name\\Parameters/);
+  assert.match(nssm, /'AppStdout', 'AppStderr'/);
+
+  const select = await functionText('Select-WinProxyLogFile');
+  assert.match(select, /\$_\.Name -match \$script:WinProxyLogNamePattern/, 'folder files are not filtered by name');
+  assert.match(select, /\$item\.FullName -notmatch \$script:WinProxyNeverCollectPattern/);
+  assert.match(select, /"\$file\.\*"[\s\S]*'\\\.\\d\+\$'/, 'rotations of a named file are not taken');
+  assert.doesNotMatch(select, /-Recurse/);
+});
+
+test('the log location lookup can be limited to one flag', async () => {
+  const body = await functionText('Get-WinProxyLogLocation');
+  assert.match(body, /\$match\.Groups\[1\]\.Value -ne \$Flag/);
+});

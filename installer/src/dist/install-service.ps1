@@ -9,6 +9,10 @@
     10 s, 30 s and 60 s, reset the failure count after 900 s, and run the actions also when the service stops with
     a non-zero exit code (the failure-actions flag), which is how winproxy reports a failure.
 
+    It also creates the agent's state directory (the ownership journal, which decides what winproxy may delete in
+    HNS) owned by Administrators with a protected DACL granting only SYSTEM and Administrators, or resets an
+    existing one to that; the agent refuses a state directory that others may write.
+
     The HNS state is not touched: winproxy adopts the load balancers it finds. When migrating from kube-proxy,
     stop and remove the old service first (use the same -ServiceName to take its place).
 .PARAMETER ServiceName
@@ -26,6 +30,9 @@
     manager discards standard error. logs\winproxy.log of this distribution by default.
 .PARAMETER AgentArgument
     More agent flags, for example '--hostname-override=node1', '--v=2'.
+.PARAMETER StateDirectory
+    The agent's state directory, created or reset to SYSTEM + Administrators only; the --state-dir of
+    -AgentArgument, else $env:ProgramData\winproxy (the agent's default).
 .PARAMETER PriorityClass
     Passed as --windows-priorityclass (for example ABOVE_NORMAL_PRIORITY_CLASS, as AKS runs kube-proxy).
 .PARAMETER JavaOptions
@@ -65,6 +72,7 @@ param(
     [string] $ConfigFile = (Join-Path -Path $PSScriptRoot -ChildPath 'conf\kube-proxy-config.yaml'),
     [string] $LogFile = (Join-Path -Path $PSScriptRoot -ChildPath 'logs\winproxy.log'),
     [string[]] $AgentArgument = @(),
+    [string] $StateDirectory,
     [ValidateSet('IDLE_PRIORITY_CLASS', 'BELOW_NORMAL_PRIORITY_CLASS', 'NORMAL_PRIORITY_CLASS', 'ABOVE_NORMAL_PRIORITY_CLASS', 'HIGH_PRIORITY_CLASS', 'REALTIME_PRIORITY_CLASS')]
     [string] $PriorityClass,
     [string[]] $JavaOptions = @('-Xms64m', '-Xmx512m'),
@@ -91,6 +99,37 @@ function Test-WinProxyAdministrator {
     $identity = [Security.Principal.WindowsIdentity]::GetCurrent()
     $principal = [Security.Principal.WindowsPrincipal]::new($identity)
     return $principal.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)
+}
+
+function Initialize-WinProxyStateDirectory {
+    <#
+    .SYNOPSIS
+        Creates the state directory, or resets an existing one, owned by Administrators with a protected DACL of
+        SYSTEM and Administrators full control inherited by its files (nothing inherited from the parent).
+    .PARAMETER Path
+        The state directory.
+    #>
+    param(
+        [Parameter(Mandatory = $true)]
+        [string] $Path
+    )
+    if (Test-Path -LiteralPath $Path -PathType Leaf) {
+        throw "state directory $Path is a file: remove it or pass another -StateDirectory"
+    }
+    if (-not (Test-Path -LiteralPath $Path)) {
+        New-Item -ItemType Directory -Path $Path -Force | Out-Null
+    }
+    $administrators = [System.Security.Principal.SecurityIdentifier]::new('S-1-5-32-544')
+    $system = [System.Security.Principal.SecurityIdentifier]::new('S-1-5-18')
+    $inherit = [System.Security.AccessControl.InheritanceFlags]'ContainerInherit, ObjectInherit'
+    $acl = [System.Security.AccessControl.DirectorySecurity]::new()
+    # Protected: the parent's ACEs (C:\ProgramData lets Users create files) are not inherited, nor kept.
+    $acl.SetAccessRuleProtection($true, $false)
+    $acl.SetOwner($administrators)
+    foreach ($sid in @($system, $administrators)) {
+        $acl.AddAccessRule([System.Security.AccessControl.FileSystemAccessRule]::new($sid, 'FullControl', $inherit, 'None', 'Allow'))
+    }
+    Set-Acl -LiteralPath $Path -AclObject $acl
 }
 
 function Find-WinProxyJavaExecutable {
@@ -289,6 +328,15 @@ if ($existing) {
 if (-not $PSCmdlet.ShouldProcess($ServiceName, "register service running $binaryPath")) {
     return
 }
+
+if (-not $StateDirectory) {
+    $StateDirectory = Join-Path -Path $env:ProgramData -ChildPath 'winproxy'
+    if (($AgentArgument -join ' ') -match '--state-dir(?:=|\s+)(?:"([^"]+)"|(\S+))') {
+        $StateDirectory = if ($Matches[1]) { $Matches[1] } else { $Matches[2] }
+    }
+}
+Initialize-WinProxyStateDirectory -Path $StateDirectory
+Write-Output "state directory ${StateDirectory}: owner Administrators, only SYSTEM and Administrators may access it"
 
 if ($ConfigFile) {
     New-WinProxyServiceConfiguration -Path $ConfigFile -Destination $serviceConfig | Out-Null

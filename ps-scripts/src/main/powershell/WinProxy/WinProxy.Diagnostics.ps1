@@ -6,6 +6,13 @@
 $script:WinProxySecretPattern = '(?i)((?:token|password|client-key-data|bearer)"?\s*[:=]?\s*"?)[^\s",]+'
 # The klog flags that say where the agent logs, in either form: --log-file=PATH, --log-file PATH, quoted or not.
 $script:WinProxyLogFlagPattern = '(?i)--(log-file|log-dir)(?:=|\s+)(?:"([^"]+)"|([^\s"]+))'
+# The names a bundle takes from a log folder: klog's files of winproxy and kube-proxy, with or without .exe
+# (PROGRAM.HOST.USER.log.SEVERITY.TIME.PID, PROGRAM.SEVERITY, PROGRAM.log) and winproxy's own log files with their
+# rotations (winproxy*.log, winproxy*.log.N). Nothing else in a folder such as C:\k is taken.
+$script:WinProxyLogNamePattern = '(?i)^(?:winproxy|kube-proxy)(?:\.exe)?\.(?:[^\\/]+\.)?(?:log(?:\.[^\\/]+)?|INFO|WARNING|ERROR|FATAL)$|^winproxy[^\\/]*\.log(?:\.\d+)?$'
+# Never collected, whatever names them (a flag, nssm, -LogPath): programs, scripts, keys, certificates, kubeconfigs
+# (C:\k\config included), configuration and archives.
+$script:WinProxyNeverCollectPattern = '(?i)\.(?:exe|dll|sys|bat|cmd|ps1|psm1|psd1|jar|key|pem|crt|cer|der|pfx|p12|jks|json|yaml|yml|conf|config|zip)$|kubeconfig|(?:^|[\\/])config$|(?:^|[\\/])\.kube(?:[\\/]|$)'
 
 function Protect-WinProxySecret {
     <#
@@ -37,6 +44,8 @@ function Get-WinProxyLogLocation {
         The log files and folders a winproxy (or kube-proxy) command line writes to, from --log-file and --log-dir.
     .PARAMETER CommandLine
         Command lines or arguments, for example a service's PathName or the agent arguments.
+    .PARAMETER Flag
+        Only the values of this flag: log-file or log-dir; both by default.
     .OUTPUTS
         System.String[].
     .EXAMPLE
@@ -46,11 +55,94 @@ function Get-WinProxyLogLocation {
     [OutputType([string[]])]
     param(
         [AllowEmptyCollection()]
-        [string[]] $CommandLine = @()
+        [string[]] $CommandLine = @(),
+        [ValidateSet('log-file', 'log-dir', '')]
+        [string] $Flag = ''
     )
     foreach ($line in @($CommandLine | Where-Object { $_ })) {
         foreach ($match in [regex]::Matches($line, $script:WinProxyLogFlagPattern)) {
+            if ($Flag -and $match.Groups[1].Value -ne $Flag) {
+                continue
+            }
             if ($match.Groups[2].Success) { $match.Groups[2].Value } else { $match.Groups[3].Value }
+        }
+    }
+}
+
+function Get-WinProxyNssmLogPath {
+    <#
+    .SYNOPSIS
+        The files nssm redirects a service's standard output and error to (its AppStdout and AppStderr values).
+    .PARAMETER ServiceName
+        The service names; services not registered with nssm are skipped.
+    .OUTPUTS
+        System.String[].
+    .EXAMPLE
+        Get-WinProxyNssmLogPath -ServiceName 'kube-proxy'
+    #>
+    [CmdletBinding()]
+    [OutputType([string[]])]
+    param(
+        [AllowEmptyCollection()]
+        [string[]] $ServiceName = @()
+    )
+    foreach ($name in $ServiceName) {
+        $key = "HKLM:\SYSTEM\CurrentControlSet\Services\$name\Parameters"
+        $values = Get-ItemProperty -LiteralPath $key -ErrorAction SilentlyContinue
+        if (-not $values) {
+            continue
+        }
+        foreach ($value in @('AppStdout', 'AppStderr')) {
+            $member = $values.PSObject.Properties[$value]
+            if ($member -and $member.Value) {
+                [string] $member.Value
+            }
+        }
+    }
+}
+
+function Select-WinProxyLogFile {
+    <#
+    .SYNOPSIS
+        The log files a diagnostics bundle takes: the files named by a flag or nssm (with their rotations NAME.N),
+        and the files of log folders whose names are winproxy's or kube-proxy's log names.
+    .DESCRIPTION
+        Folders are not searched recursively. No file whose name is a program's, a script's, a key's, a
+        certificate's, a kubeconfig's or a configuration file's is ever returned, even when named explicitly.
+    .PARAMETER NamedFile
+        Files named by --log-file, nssm's AppStdout and AppStderr, or -LogPath.
+    .PARAMETER Folder
+        Log folders (--log-dir, the distribution's logs folder, C:\k) or wildcard paths.
+    .OUTPUTS
+        System.IO.FileInfo.
+    .EXAMPLE
+        Select-WinProxyLogFile -NamedFile 'C:\k\winproxy\logs\winproxy.log' -Folder 'C:\k'
+    #>
+    [CmdletBinding()]
+    param(
+        [AllowEmptyCollection()]
+        [string[]] $NamedFile = @(),
+        [AllowEmptyCollection()]
+        [string[]] $Folder = @()
+    )
+    $seen = @{}
+    $candidates = @()
+    foreach ($file in @($NamedFile | Where-Object { $_ })) {
+        $candidates += @(Get-Item -LiteralPath $file -ErrorAction SilentlyContinue)
+        $candidates += @(Get-ChildItem -Path "$file.*" -File -ErrorAction SilentlyContinue |
+            Where-Object { $_.Name -match '\.\d+$' })
+    }
+    foreach ($path in @($Folder | Where-Object { $_ })) {
+        $candidates += @(Get-ChildItem -Path $path -File -ErrorAction SilentlyContinue |
+            Where-Object { $_.Name -match $script:WinProxyLogNamePattern })
+    }
+    foreach ($item in $candidates) {
+        if (-not $item -or $item.PSIsContainer -or $seen.ContainsKey($item.FullName)) {
+            continue
+        }
+        $seen[$item.FullName] = $true
+        if ($item.FullName -notmatch $script:WinProxyNeverCollectPattern) {
+            $item
         }
     }
 }
@@ -143,8 +235,10 @@ function Get-WinProxyDiagnostics {
         winproxy's view of them ('hns list -o json') with owning Services, the HNS version, the stale remote
         endpoints (remote endpoints no load balancer references), the plan (what winproxy would change), the
         ownership journal (ownership.json and ownership.log of the state directory), /healthz, /configz and
-        /metrics, the Windows service configuration and recovery actions, the agent's log files (wherever the
-        service's or the given --log-file and --log-dir put them), winproxy's Application event log entries,
+        /metrics, the Windows service configuration and recovery actions, the log files of winproxy and kube-proxy
+        (the --log-file of the service command lines, nssm's AppStdout and AppStderr, and from the --log-dir
+        folders, the distribution's logs folder and C:\k only files with winproxy's or kube-proxy's log names;
+        never programs, keys, certificates, kubeconfigs or configuration files), winproxy's Application event log entries,
         versions (winproxy, Java, Windows build, hotfixes), the HNS event log, IP configuration, routes and the
         excluded and dynamic port ranges (HNS error 0x803B0013). Tokens, passwords and kubeconfig keys are replaced
         by <redacted> in everything written, and no kubeconfig file is collected. A step that fails is listed in
@@ -152,9 +246,10 @@ function Get-WinProxyDiagnostics {
     .PARAMETER OutputPath
         The zip file to write; winproxy-diagnostics-<computer>-<time>.zip in the current folder by default.
     .PARAMETER LogPath
-        Files or folders with the agent's logs (wildcards allowed). By default the --log-file and --log-dir of the
-        service command lines and of -AgentArgument, the logs folder of the distribution, C:\var\log\winproxy and
-        C:\k\winproxy*.log.
+        Log files (taken with their rotations) or folders (only files with winproxy's or kube-proxy's log names are
+        taken; wildcards allowed). By default the --log-file and --log-dir of the service command lines and of
+        -AgentArgument, nssm's AppStdout and AppStderr of the services, the logs folder of the distribution,
+        C:\var\log\winproxy, C:\var\log\kube-proxy and C:\k.
     .PARAMETER StateDirectory
         The agent's state directory (--state-dir), where the ownership journal is; the --state-dir of
         -AgentArgument, else $env:ProgramData\winproxy.
@@ -272,7 +367,13 @@ function Get-WinProxyDiagnostics {
             & netsh.exe int ipv4 show dynamicportrange protocol=tcp
             & netsh.exe int ipv4 show dynamicportrange protocol=udp
         }
-        if (-not $LogPath) {
+        $namedFiles = @()
+        $logFolders = @()
+        if ($LogPath) {
+            foreach ($path in $LogPath) {
+                if (Test-Path -LiteralPath $path -PathType Leaf) { $namedFiles += $path } else { $logFolders += $path }
+            }
+        } else {
             $distribution = Split-Path -Path (Split-Path -Path $PSScriptRoot -Parent) -Parent
             $commandLines = @($AgentArgument -join ' ')
             foreach ($name in $ServiceName) {
@@ -281,21 +382,17 @@ function Get-WinProxyDiagnostics {
                     $commandLines += $service.PathName
                 }
             }
-            $LogPath = @(Get-WinProxyLogLocation -CommandLine $commandLines) +
-                @((Join-Path -Path $distribution -ChildPath 'logs'), 'C:\var\log\winproxy', 'C:\k\winproxy*.log')
+            $namedFiles = @(Get-WinProxyLogLocation -CommandLine $commandLines -Flag 'log-file') +
+                @(Get-WinProxyNssmLogPath -ServiceName $ServiceName)
+            $logFolders = @(Get-WinProxyLogLocation -CommandLine $commandLines -Flag 'log-dir') +
+                @((Join-Path -Path $distribution -ChildPath 'logs'), 'C:\var\log\winproxy', 'C:\var\log\kube-proxy', 'C:\k')
         }
         $logs = Join-Path -Path $folder -ChildPath 'logs'
         New-Item -ItemType Directory -Path $logs -Force | Out-Null
-        foreach ($path in $LogPath) {
-            # Rotated files (NAME.1 ... NAME.5) sit beside the log file; a folder is taken whole.
-            $candidates = if (Test-Path -LiteralPath $path -PathType Leaf) { @("$path", "$path.*") } else { @($path) }
-            foreach ($candidate in $candidates) {
-                foreach ($file in @(Get-ChildItem -Path $candidate -File -Recurse -ErrorAction SilentlyContinue)) {
-                    $text = Get-Content -LiteralPath $file.FullName -Raw -ErrorAction SilentlyContinue
-                    Set-Content -LiteralPath (Join-Path -Path $logs -ChildPath $file.Name) -Encoding UTF8 `
-                        -Value (Protect-WinProxySecret -Text $text)
-                }
-            }
+        foreach ($file in @(Select-WinProxyLogFile -NamedFile $namedFiles -Folder $logFolders)) {
+            $text = Get-Content -LiteralPath $file.FullName -Raw -ErrorAction SilentlyContinue
+            Set-Content -LiteralPath (Join-Path -Path $logs -ChildPath $file.Name) -Encoding UTF8 `
+                -Value (Protect-WinProxySecret -Text $text)
         }
         Compress-Archive -Path (Join-Path -Path $folder -ChildPath '*') -DestinationPath $OutputPath -Force
         Get-Item -LiteralPath $OutputPath

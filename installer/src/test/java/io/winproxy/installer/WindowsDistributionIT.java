@@ -235,6 +235,15 @@ class WindowsDistributionIT {
         assertThat(script).doesNotContain("Remove-HnsPolicyList");
         assertThat(script).as("a Java runtime in one step").contains("[string] $JavaHome").contains("[string] $RuntimeZip")
                 .contains("Expand-Archive -LiteralPath $RuntimeZip").contains("ChildPath 'runtime'");
+        assertThat(script).as("the state directory is SYSTEM + Administrators only, owned by Administrators")
+                .contains("Initialize-WinProxyStateDirectory -Path $StateDirectory")
+                .contains("$acl.SetAccessRuleProtection($true, $false)")
+                .contains("$acl.SetOwner($administrators)")
+                .contains("[System.Security.Principal.SecurityIdentifier]::new('S-1-5-32-544')")
+                .contains("[System.Security.Principal.SecurityIdentifier]::new('S-1-5-18')")
+                .contains("foreach ($sid in @($system, $administrators))")
+                .contains("'FullControl', $inherit, 'None', 'Allow'")
+                .contains("Join-Path -Path $env:ProgramData -ChildPath 'winproxy'");
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.winproxy.agent.cli.UsageException;
 import io.winproxy.agent.config.ConfigException;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoException;
+import io.winproxy.agent.fatal.FatalErrors;
 import io.winproxy.agent.kube.KubeClientException;
 import io.winproxy.agent.winsvc.StartupFailureReporter;
 import io.winproxy.dsr.DsrConfigurationException;
@@ -54,6 +55,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        FatalErrors.install();
         ShutdownSignal shutdown = new ShutdownSignal(true);
         int code = new Main(new CliContext(System.out, System.err, System.getenv(), shutdown)).run(args);
         if (!shutdown.fired()) {

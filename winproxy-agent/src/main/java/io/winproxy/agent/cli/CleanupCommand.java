@@ -7,6 +7,7 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.dataplane.HnsCleanup;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.dataplane.OwnershipJournal;
+import io.winproxy.agent.state.InstanceLock;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,8 +18,9 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code winproxy cleanup [--all]}: removes the load balancers and remote endpoints winproxy owns and reports the
  * unowned ones it leaves; {@code --all} removes every load balancer (migration from kube-proxy). Takes the proxy's
- * flags and {@code --config} too, so that the proxy's command line with {@code cleanup} in front works. Exit 1 when
- * some object could not be removed.
+ * flags and {@code --config} too, so that the proxy's command line with {@code cleanup} in front works. Holds the
+ * state directory's instance lock while it runs (refused beside a running agent). Exit 1 when some object could not
+ * be removed.
  */
 @Command(name = "cleanup", description = "Remove the HNS load balancers and remote endpoints winproxy owns.")
 public final class CleanupCommand implements Callable<Integer> {
@@ -45,8 +47,11 @@ public final class CleanupCommand implements Callable<Integer> {
     }
 
     static int cleanup(CliContext context, HnsHostOptions host, boolean all) {
-        OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
-        HnsCleanup.Report report = new HnsCleanup(host.openExisting(), journal).run(all);
+        HnsCleanup.Report report;
+        try (InstanceLock lock = host.lockStateDir(context.env())) {
+            OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
+            report = new HnsCleanup(host.openExisting(), journal).run(all);
+        }
         context.out().printf("Removed %d load balancer(s) and %d remote endpoint(s).%n",
                 report.deletedLoadBalancers().size(), report.deletedRemoteEndpoints().size());
         print(context, "Left %d unowned load balancer(s)%s", report.unownedLoadBalancers(),

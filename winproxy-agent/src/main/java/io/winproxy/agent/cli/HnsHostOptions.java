@@ -6,6 +6,10 @@ import io.winproxy.hns.windows.WindowsHnsClient;
 import io.winproxy.agent.config.GoDuration;
 import io.winproxy.agent.dataplane.DriftBudget;
 import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.agent.state.InstanceLock;
+import io.winproxy.agent.state.InstanceLockedException;
+import io.winproxy.agent.state.InvalidStateDirectoryException;
+import io.winproxy.agent.state.StateDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -113,6 +117,9 @@ public final class HnsHostOptions {
      * {@code %ProgramData%\winproxy} on Windows, else /var/lib/winproxy.
      */
     public Path stateDir(Map<String, String> env) {
+        if (stateDir != null && stateDir.toString().isBlank()) {
+            throw new UsageException("--state-dir: must not be empty");
+        }
         if (stateDir != null) {
             return stateDir;
         }
@@ -124,6 +131,23 @@ public final class HnsHostOptions {
             return Path.of(programData, "winproxy");
         }
         return Path.of("/var/lib/winproxy");
+    }
+
+    /**
+     * Prepares the state directory (created protected, or checked) and takes its single-instance lock; call before
+     * anything touches HNS or the journal, hold it for the command's life.
+     *
+     * @throws UsageException                   naming {@code --state-dir} when it is empty, not a directory, cannot
+     *                                          be created or is not protected
+     * @throws InstanceLockedException when another winproxy holds it (exit 1)
+     */
+    public InstanceLock lockStateDir(Map<String, String> env) {
+        Path dir = stateDir(env);
+        try {
+            return StateDirectory.prepareAndLock(dir, effectiveHns() == HnsKind.windows);
+        } catch (InvalidStateDirectoryException e) {
+            throw new UsageException("--state-dir: " + e.getMessage());
+        }
     }
 
     /** True when the state directory was given explicitly. */

@@ -8,6 +8,7 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
+import io.winproxy.agent.state.InstanceLock;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.winsvc.LauncherStopEvent;
 import io.winproxy.agent.winsvc.PriorityClass;
@@ -142,6 +143,14 @@ public final class RootCommand implements Callable<Integer> {
      *                               restarts it with the new file)
      */
     private int runProxy(ProxyConfig config, String network, Runnable ready, CountDownLatch stop)
+            throws InterruptedException, IOException {
+        try (InstanceLock lock = host.lockStateDir(context.env())) {
+            return runLocked(config, network, ready, stop);
+        }
+    }
+
+    /** {@link #runProxy} once the state directory's instance lock is held. */
+    private int runLocked(ProxyConfig config, String network, Runnable ready, CountDownLatch stop)
             throws InterruptedException, IOException {
         HnsClient hns = host.open();
         requireSourceVipOnOverlay(config, network, hns);

@@ -1,12 +1,10 @@
 package io.winproxy.agent.health;
 
-import com.sun.net.httpserver.HttpExchange;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Writes complete responses the way Go's net/http does for small handlers (Content-Length, body also for HEAD). */
+/** Builds responses the way Go's net/http does for small handlers ({@code X-Content-Type-Options: nosniff}). */
 public final class HttpResponses {
 
     public static final String JSON = "application/json";
@@ -15,32 +13,16 @@ public final class HttpResponses {
     private HttpResponses() {
     }
 
-    /**
-     * Sends {@code status} with {@code body}, {@code X-Content-Type-Options: nosniff} and the given headers, then
-     * closes the exchange. For HEAD only the headers (with the body's Content-Length) are sent.
-     */
-    public static void send(HttpExchange exchange, int status, String contentType, String body,
-                            Map<String, String> extraHeaders) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        try (exchange) {
-            var headers = exchange.getResponseHeaders();
-            headers.set("Content-Type", contentType);
-            headers.set("X-Content-Type-Options", "nosniff");
-            extraHeaders.forEach(headers::set);
-            if ("HEAD".equalsIgnoreCase(exchange.getRequestMethod())) {
-                headers.set("Content-Length", Integer.toString(bytes.length));
-                exchange.sendResponseHeaders(status, -1);
-                return;
-            }
-            exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
+    /** {@code status} with a UTF-8 {@code body}, {@code nosniff} and the given headers. */
+    public static HttpResponse of(int status, String contentType, String body, Map<String, String> extraHeaders) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("X-Content-Type-Options", "nosniff");
+        headers.putAll(extraHeaders);
+        return new HttpResponse(status, contentType, body.getBytes(StandardCharsets.UTF_8), headers);
     }
 
     /** Go's default 404: {@code 404 page not found\n} as UTF-8 text. */
-    public static void notFound(HttpExchange exchange) throws IOException {
-        send(exchange, 404, TEXT, "404 page not found\n", Map.of());
+    public static HttpResponse notFound() {
+        return of(404, TEXT, "404 page not found\n", Map.of());
     }
 }

@@ -1,6 +1,5 @@
 package io.winproxy.agent.health;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.winproxy.agent.kube.EventRecorder;
 import java.net.InetSocketAddress;
 import java.time.Duration;

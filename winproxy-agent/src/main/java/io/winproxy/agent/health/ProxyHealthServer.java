@@ -1,11 +1,9 @@
 package io.winproxy.agent.health;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -115,18 +113,15 @@ public final class ProxyHealthServer implements AutoCloseable {
         listener.close();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getPath();
-        if ("/healthz".equals(path)) {
-            respond(exchange, true);
-        } else if ("/livez".equals(path)) {
-            respond(exchange, false);
-        } else {
-            HttpResponses.notFound(exchange);
-        }
+    private HttpResponse handle(HttpRequest request) {
+        return switch (request.path()) {
+            case "/healthz" -> respond(true);
+            case "/livez" -> respond(false);
+            default -> HttpResponses.notFound();
+        };
     }
 
-    private void respond(HttpExchange exchange, boolean healthz) throws IOException {
+    private HttpResponse respond(boolean healthz) {
         ProxyHealth current = health.health();
         Boolean nodeEligible = healthz ? health.nodeEligible() : null;
         boolean ok = current.healthy() && (nodeEligible == null || nodeEligible);
@@ -139,6 +134,6 @@ public final class ProxyHealthServer implements AutoCloseable {
             metrics.livezResponse(status);
         }
         String body = HealthJson.proxyHealth(current, lastUpdated, nodeEligible, health.clock().getZone());
-        HttpResponses.send(exchange, status, HttpResponses.JSON, body, Map.of());
+        return HttpResponses.of(status, HttpResponses.JSON, body, Map.of());
     }
 }

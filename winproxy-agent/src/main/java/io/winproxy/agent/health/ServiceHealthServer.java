@@ -1,7 +1,5 @@
 package io.winproxy.agent.health;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.winproxy.agent.kube.EventRecorder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,11 +18,11 @@ import org.slf4j.LoggerFactory;
 /**
  * kube-proxy's per-service health-check servers for LoadBalancer services with {@code externalTrafficPolicy:
  * Local}: one HTTP listener per {@code healthCheckNodePort}, answering 200 on any path and method when the service
- * has local ready endpoints and the proxier is healthy, 503 otherwise (kube-proxy-common.md §2).
+ * has local ready endpoints and the proxier is healthy, 503 otherwise (kube-proxy-common.md §2). All listeners share one {@link ConnectionPool}.
  *
  * <p>Both sync methods are called by the sync thread at the end of every sync, {@link #syncServices} first. A port
  * that cannot be bound gets a Warning event {@code FailedToStartServiceHealthcheck} on the Service and is retried on
- * the next {@link #syncServices}. Thread-safe; requests are served on a small pool of daemon threads.
+ * the next {@link #syncServices}. Thread-safe; each connection is served on its own daemon thread within {@link ServerLimits#DEFAULT}.
  */
 public final class ServiceHealthServer implements AutoCloseable {
 
@@ -39,8 +35,7 @@ public final class ServiceHealthServer implements AutoCloseable {
     private final BooleanSupplier proxyHealthy;
     private final EventRecorder events;
     private final Map<String, Instance> instances = new HashMap<>();
-    private final ExecutorService workers =
-            Executors.newFixedThreadPool(2, SupervisedListener.daemonThreads("service healthcheck http"));
+    private final ConnectionPool workers = new ConnectionPool("service healthcheck", ServerLimits.DEFAULT);
 
     /**
      * @param nodeName     this node, named in the Warning event
@@ -115,7 +110,7 @@ public final class ServiceHealthServer implements AutoCloseable {
     /** The bound socket addresses of every listener, for diagnostics and tests. */
     public synchronized List<InetSocketAddress> listenAddresses() {
         List<InetSocketAddress> addresses = new ArrayList<>();
-        instances.values().forEach(instance -> instance.servers.forEach(s -> addresses.add(s.getAddress())));
+        instances.values().forEach(instance -> instance.servers.forEach(s -> addresses.add(s.address())));
         return addresses;
     }
 
@@ -123,7 +118,7 @@ public final class ServiceHealthServer implements AutoCloseable {
     public synchronized void close() {
         instances.values().forEach(Instance::close);
         instances.clear();
-        workers.shutdownNow();
+        workers.close();
     }
 
     private void open(String service, int port) {
@@ -133,11 +128,8 @@ public final class ServiceHealthServer implements AutoCloseable {
                 : bindIps.stream().map(ip -> new BindAddress(ip, port)).toList();
         for (BindAddress address : addresses) {
             try {
-                HttpServer server = HttpServer.create(address.socketAddress(), 0);
-                server.setExecutor(workers);
-                server.createContext("/", instance::handle);
-                server.start();
-                instance.servers.add(server);
+                instance.servers.add(HttpListener.open(address.socketAddress(), "service healthcheck",
+                        instance::handle, workers));
             } catch (IOException | RuntimeException e) {
                 instance.close();
                 String message = "node " + nodeName + " failed to start healthcheck \"" + service + "\" on port "
@@ -159,7 +151,7 @@ public final class ServiceHealthServer implements AutoCloseable {
     private final class Instance {
         final String service;
         final int port;
-        final List<HttpServer> servers = new ArrayList<>();
+        final List<HttpListener> servers = new ArrayList<>();
         volatile int endpoints;
 
         Instance(String service, int port) {
@@ -167,19 +159,19 @@ public final class ServiceHealthServer implements AutoCloseable {
             this.port = port;
         }
 
-        void handle(HttpExchange exchange) throws IOException {
+        HttpResponse handle(HttpRequest request) {
             int count = endpoints;
             boolean healthy = proxyHealthy.getAsBoolean();
             int slash = service.indexOf('/');
             String body = HealthJson.serviceHealth(slash < 0 ? "" : service.substring(0, slash),
                     service.substring(slash + 1), count, healthy);
-            HttpResponses.send(exchange, count != 0 && healthy ? 200 : 503, HttpResponses.JSON, body,
+            return HttpResponses.of(count != 0 && healthy ? 200 : 503, HttpResponses.JSON, body,
                     Map.of("X-Load-Balancing-Endpoint-Weight", Integer.toString(count)));
         }
 
         void close() {
-            for (HttpServer server : servers) {
-                server.stop(0);
+            for (HttpListener server : servers) {
+                server.close();
             }
             servers.clear();
         }

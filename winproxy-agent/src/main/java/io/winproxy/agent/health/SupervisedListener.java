@@ -1,25 +1,21 @@
 package io.winproxy.agent.health;
 
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import io.winproxy.agent.logging.KlogRefs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One HTTP listener (JDK {@code com.sun.net.httpserver}) with kube-proxy's bind-failure policy: a failed bind is
+ * One HTTP listener ({@link HttpListener} over its own {@link ConnectionPool}) with kube-proxy's bind-failure policy: a failed bind is
  * reported and either retried every {@code retryInterval} until it succeeds (the default) or, with
  * {@code bindAddressHardFail}, thrown as {@link BindFailedException} for the caller to exit.
  *
@@ -37,8 +33,9 @@ public final class SupervisedListener implements AutoCloseable {
     private final HttpHandler handler;
     private final Duration retryInterval;
     private final Consumer<String> onBindFailure;
-    private HttpServer server;
-    private ExecutorService workers;
+    private final ServerLimits limits;
+    private HttpListener server;
+    private ConnectionPool workers;
     private ScheduledExecutorService retrier;
     private ScheduledFuture<?> pendingRetry;
     private boolean started;
@@ -55,6 +52,7 @@ public final class SupervisedListener implements AutoCloseable {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.retryInterval = Objects.requireNonNull(retryInterval, "retryInterval");
         this.onBindFailure = Objects.requireNonNull(onBindFailure, "onBindFailure");
+        this.limits = ServerLimits.DEFAULT;
     }
 
     /**
@@ -80,7 +78,7 @@ public final class SupervisedListener implements AutoCloseable {
             }
             logger.atWarn().setMessage(KlogRefs.capitalize(message))
                     .addKeyValue("retryEvery", retryInterval.toMillis() + "ms").log();
-            retrier = Executors.newSingleThreadScheduledExecutor(daemonThreads(description + " bind retry"));
+            retrier = Executors.newSingleThreadScheduledExecutor(ConnectionPool.daemonThreads(description + " bind retry"));
             pendingRetry = retrier.scheduleWithFixedDelay(this::retry, retryInterval.toMillis(),
                     retryInterval.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -88,7 +86,7 @@ public final class SupervisedListener implements AutoCloseable {
 
     /** The address actually bound (with the real port when 0 was asked), or empty while not listening. */
     public synchronized Optional<InetSocketAddress> boundAddress() {
-        return server == null ? Optional.empty() : Optional.of(server.getAddress());
+        return server == null ? Optional.empty() : Optional.of(server.address());
     }
 
     public BindAddress address() {
@@ -97,7 +95,7 @@ public final class SupervisedListener implements AutoCloseable {
 
     @Override
     public void close() {
-        HttpServer toStop;
+        HttpListener toStop;
         synchronized (this) {
             if (closed) {
                 return;
@@ -113,11 +111,11 @@ public final class SupervisedListener implements AutoCloseable {
             server = null;
         }
         if (toStop != null) {
-            toStop.stop(0);
+            toStop.close();
         }
         synchronized (this) {
             if (workers != null) {
-                workers.shutdownNow();
+                workers.close();
             }
         }
     }
@@ -139,28 +137,16 @@ public final class SupervisedListener implements AutoCloseable {
     }
 
     private void bind() throws IOException {
-        HttpServer created = HttpServer.create(address.socketAddress(), 0);
         if (workers == null) {
-            workers = Executors.newFixedThreadPool(2, daemonThreads(description + " http"));
+            workers = new ConnectionPool(description, limits);
         }
-        created.setExecutor(workers);
-        created.createContext("/", handler);
-        created.start();
+        HttpListener created = HttpListener.open(address.socketAddress(), description, handler, workers);
         server = created;
         logger.atInfo().setMessage("Listening").addKeyValue("server", description)
-                .addKeyValue("address", created.getAddress()).log();
+                .addKeyValue("address", created.address()).log();
     }
 
     private String failureMessage(IOException e) {
         return "failed to start " + description + " on " + address + ": " + e.getMessage();
-    }
-
-    /** Daemon threads, so that listeners never keep the JVM alive on their own. */
-    static ThreadFactory daemonThreads(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -1,7 +1,8 @@
 package io.winproxy.agent.metrics;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.winproxy.agent.health.BindAddress;
+import io.winproxy.agent.health.HttpRequest;
+import io.winproxy.agent.health.HttpResponse;
 import io.winproxy.agent.health.HttpResponses;
 import io.winproxy.agent.health.NodeListener;
 import io.winproxy.agent.health.SupervisedListener;
@@ -9,7 +10,7 @@ import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.zpages.ComponentPages;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
@@ -106,52 +107,44 @@ public final class MetricsServer implements AutoCloseable {
         listener.close();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
+    private HttpResponse handle(HttpRequest request) {
         ComponentPages extra = pages;
-        if (extra != null && extra.handle(exchange)) {
-            return;
+        if (extra != null) {
+            HttpResponse page = extra.handle(request);
+            if (page != null) {
+                return page;
+            }
         }
-        switch (exchange.getRequestURI().getPath()) {
-            case "/metrics" -> serveMetrics(exchange);
-            case "/healthz" -> HttpResponses.send(exchange, 200, HttpResponses.TEXT, "ok", Map.of());
-            case "/proxyMode" -> HttpResponses.send(exchange, 200, HttpResponses.TEXT, PROXY_MODE, Map.of());
-            case "/configz" -> serveConfigz(exchange);
-            default -> HttpResponses.notFound(exchange);
-        }
+        return switch (request.path()) {
+            case "/metrics" -> serveMetrics();
+            case "/healthz" -> HttpResponses.of(200, HttpResponses.TEXT, "ok", Map.of());
+            case "/proxyMode" -> HttpResponses.of(200, HttpResponses.TEXT, PROXY_MODE, Map.of());
+            case "/configz" -> serveConfigz();
+            default -> HttpResponses.notFound();
+        };
     }
 
-    private void serveConfigz(HttpExchange exchange) throws IOException {
+    private HttpResponse serveConfigz() {
         if (configzJson == null) {
-            HttpResponses.notFound(exchange);
-            return;
+            return HttpResponses.notFound();
         }
         String config;
         try {
             config = configzJson.get();
         } catch (RuntimeException e) {
             logger.atWarn().setMessage("Cannot render /configz").setCause(e).log();
-            HttpResponses.send(exchange, 500, HttpResponses.TEXT, "cannot render the configuration\n", Map.of());
-            return;
+            return HttpResponses.of(500, HttpResponses.TEXT, "cannot render the configuration\n", Map.of());
         }
-        HttpResponses.send(exchange, 200, HttpResponses.JSON, "{\"kubeproxy.config.k8s.io\":" + config + "}",
-                Map.of());
+        return HttpResponses.of(200, HttpResponses.JSON, "{\"kubeproxy.config.k8s.io\":" + config + "}", Map.of());
     }
 
-    private void serveMetrics(HttpExchange exchange) throws IOException {
+    private HttpResponse serveMetrics() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(16 * 1024);
-        metrics.write(buffer);
-        byte[] body = buffer.toByteArray();
-        try (exchange) {
-            exchange.getResponseHeaders().set("Content-Type", PrometheusAgentMetrics.CONTENT_TYPE);
-            if ("HEAD".equalsIgnoreCase(exchange.getRequestMethod())) {
-                exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
-                exchange.sendResponseHeaders(200, -1);
-                return;
-            }
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
+        try {
+            metrics.write(buffer);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
         }
+        return new HttpResponse(200, PrometheusAgentMetrics.CONTENT_TYPE, buffer.toByteArray(), Map.of());
     }
 }

@@ -1,5 +1,6 @@
 package io.winproxy.agent.sync;
 
+import io.winproxy.agent.fatal.FatalErrors;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -7,7 +8,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link Scheduler} backed by one daemon thread: the sync thread. {@link #close()} stops it, waiting up to the given
- * time for the task in progress to finish.
+ * time for the task in progress to finish. An {@link Error} thrown by a task ends the process
+ * ({@link FatalErrors}): the executor would otherwise keep it in the task's Future and the sync thread would stop
+ * silently.
  */
 public final class ExecutorScheduler implements Scheduler, AutoCloseable {
     private final ScheduledThreadPoolExecutor executor;
@@ -27,7 +30,7 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
         if (executor.isShutdown()) {
             return () -> { };
         }
-        ScheduledFuture<?> future = executor.schedule(task, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> future = executor.schedule(FatalErrors.guarded(task), Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
         return () -> future.cancel(false);
     }
 

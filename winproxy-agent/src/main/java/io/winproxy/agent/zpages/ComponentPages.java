@@ -1,10 +1,10 @@
 package io.winproxy.agent.zpages;
 
-import com.sun.net.httpserver.HttpExchange;
+import io.winproxy.agent.health.HttpRequest;
+import io.winproxy.agent.health.HttpResponse;
 import io.winproxy.agent.config.FeatureGates;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.health.HttpResponses;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Instant;
@@ -71,50 +71,39 @@ public final class ComponentPages {
     /**
      * Answers the request when its path is one of these pages.
      *
-     * @return false, having written nothing, for any other path (or a gated page whose gate is off)
+     * @return null for any other path (or a gated page whose gate is off)
      */
-    public boolean handle(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getPath();
-        switch (path) {
+    public HttpResponse handle(HttpRequest request) {
+        switch (request.path()) {
             case "/healthz" -> {
                 slis.observe("ping", "healthz", true);
-                HttpResponses.send(exchange, 200, HttpResponses.TEXT, "ok", Map.of());
+                return HttpResponses.of(200, HttpResponses.TEXT, "ok", Map.of());
             }
             case "/metrics/slis" -> {
-                if ("DELETE".equalsIgnoreCase(exchange.getRequestMethod())) {
+                if ("DELETE".equalsIgnoreCase(request.method())) {
                     slis.reset();
-                    HttpResponses.send(exchange, 200, HttpResponses.TEXT, "metrics reset\n", Map.of());
-                } else {
-                    HttpResponses.send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
-                            slis.exposition(), Map.of());
+                    return HttpResponses.of(200, HttpResponses.TEXT, "metrics reset\n", Map.of());
                 }
+                return HttpResponses.of(200, "text/plain; version=0.0.4; charset=utf-8", slis.exposition(), Map.of());
             }
             case "/statusz" -> {
-                if (!statusz) {
-                    return false;
-                }
-                text(exchange, ZPageText.statusz(COMPONENT, started, clock.instant(), clock.getZone(),
-                        runtimeVersion, binaryVersion, emulationVersion, ZPageText.delimiter(random)));
+                return statusz ? text(request, ZPageText.statusz(COMPONENT, started, clock.instant(), clock.getZone(),
+                        runtimeVersion, binaryVersion, emulationVersion, ZPageText.delimiter(random))) : null;
             }
             case "/flagz" -> {
-                if (!flagz) {
-                    return false;
-                }
-                text(exchange, flagzText);
+                return flagz ? text(request, flagzText) : null;
             }
             default -> {
-                return false;
+                return null;
             }
         }
-        return true;
     }
 
-    private static void text(HttpExchange exchange, String body) throws IOException {
-        if (!acceptsText(exchange.getRequestHeaders().getFirst("Accept"))) {
-            HttpResponses.send(exchange, 406, HttpResponses.TEXT, NOT_ACCEPTABLE + "\n", Map.of());
-            return;
+    private static HttpResponse text(HttpRequest request, String body) {
+        if (!acceptsText(request.accept())) {
+            return HttpResponses.of(406, HttpResponses.TEXT, NOT_ACCEPTABLE + "\n", Map.of());
         }
-        HttpResponses.send(exchange, 200, HttpResponses.TEXT, body, Map.of());
+        return HttpResponses.of(200, HttpResponses.TEXT, body, Map.of());
     }
 
     /** component-base's check: no Accept header, or one that allows text/plain. */

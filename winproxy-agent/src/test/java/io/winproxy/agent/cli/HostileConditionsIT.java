@@ -1,0 +1,163 @@
+package io.winproxy.agent.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.winproxy.agent.Main;
+import io.winproxy.agent.demo.DemoKubeconfig;
+import io.winproxy.agent.demo.EmbeddedApiServer;
+import io.winproxy.agent.health.HttpProbe;
+import io.winproxy.agent.kube.Eventually;
+import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.HnsEmulator;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 17.11 (the servers, the instance lock, fatal errors): the real agent process against the embedded API server
+ * and an emulated host, under slow clients on its health and metrics ports, beside a second instance, and with a
+ * heap too small for its cluster. Figures are printed as {@code figure name=value} for docs/reliability.md.
+ */
+class HostileConditionsIT {
+    private static final String NETWORK = "vxlan0";
+    private static final String SOURCE_VIP = "10.244.1.2";
+
+    @TempDir
+    Path dir;
+
+    private EmbeddedApiServer server;
+    private Path hnsState;
+    private Path kubeconfig;
+    private int healthPort;
+    private int metricsPort;
+    private final List<Process> agents = new ArrayList<>();
+    private final List<Socket> clients = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws IOException {
+        server = EmbeddedApiServer.start(0, new KubernetesCrudDispatcher());
+        kubeconfig = dir.resolve("kubeconfig");
+        DemoKubeconfig.write(kubeconfig, server.url());
+        hnsState = dir.resolve("hns.json");
+        HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).build();
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, NETWORK, "win-a");
+        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
+                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
+        host.ensureHostEndpoint(SOURCE_VIP);
+        host.syncLocalEndpoints(java.util.Set.of("10.244.1.10"));
+        KubernetesClient api = server.client();
+        api.nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata().withNewSpec()
+                .withPodCIDR("10.244.1.0/24").endSpec().withNewStatus().addNewAddress().withType("InternalIP")
+                .withAddress("192.168.1.11").endAddress().endStatus().build()).create();
+        healthPort = HttpProbe.freePort();
+        metricsPort = HttpProbe.freePort();
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        for (Socket client : clients) {
+            client.close();
+        }
+        for (Process agent : agents) {
+            agent.destroyForcibly();
+        }
+        server.close();
+    }
+
+    @Test
+    void slowClientsDoNotDelayProbesAndASecondInstanceIsRefusedNamingTheFirst() throws Exception {
+        createServices(0, 20);
+        Process first = startAgent("first.log", "256m");
+        Eventually.await(Duration.ofSeconds(60), "the agent is healthy", () -> status("/healthz") == 200);
+
+        for (int port : new int[] {healthPort, metricsPort}) {
+            for (int i = 0; i < 50; i++) {
+                clients.add(new Socket("127.0.0.1", port));
+                Socket half = new Socket("127.0.0.1", port);
+                half.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: node\r\n".getBytes(
+                        StandardCharsets.US_ASCII));
+                clients.add(half);
+            }
+        }
+        long worst = 0;
+        for (int i = 0; i < 10; i++) {
+            for (String probe : List.of("health:/healthz", "health:/livez", "metrics:/metrics")) {
+                int port = probe.startsWith("health") ? healthPort : metricsPort;
+                long start = System.nanoTime();
+                assertThat(HttpProbe.get(port, probe.substring(probe.indexOf(':') + 1)).statusCode())
+                        .as(probe).isEqualTo(200);
+                worst = Math.max(worst, System.nanoTime() - start);
+            }
+        }
+        System.out.println("figure slow_clients_connected=" + clients.size());
+        System.out.println("figure worst_probe_ms_with_slow_clients=" + TimeUnit.NANOSECONDS.toMillis(worst));
+        assertThat(Duration.ofNanos(worst)).isLessThan(Duration.ofSeconds(1));
+
+        Process second = startAgent("second.log", "256m");
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).as("the second instance exits").isTrue();
+        String log = Files.readString(dir.resolve("second.log"));
+        assertThat(second.exitValue()).as(log).isEqualTo(1);
+        assertThat(log).contains("winproxy: the state directory " + hnsState + ".winproxy is in use by another "
+                + "winproxy (pid " + first.pid() + ", started ");
+        assertThat(first.isAlive()).isTrue();
+        assertThat(status("/healthz")).isEqualTo(200);
+    }
+
+    @Test
+    void anAgentOutOfMemoryExitsNonZeroWithOneLogLineInsteadOfStayingUpHalfDead() throws Exception {
+        createServices(0, 3000);
+        Process agent = startAgent("oom.log", "24m");
+        assertThat(agent.waitFor(180, TimeUnit.SECONDS)).as("the agent exits by itself").isTrue();
+        String log = Files.readString(dir.resolve("oom.log"));
+        System.out.println("figure oom_exit_code=" + agent.exitValue());
+        assertThat(agent.exitValue()).as(log).isEqualTo(1);
+        List<String> fatal = log.lines().filter(line -> line.contains("fatal error")).toList();
+        System.out.println("figure oom_line=" + fatal);
+        assertThat(fatal).as(log).hasSize(1);
+        assertThat(fatal.get(0)).contains("OutOfMemoryError");
+    }
+
+    private void createServices(int from, int to) {
+        KubernetesClient api = server.client();
+        for (int i = from; i < to; i++) {
+            String vip = "10.96." + (1 + i / 200) + "." + (10 + i % 200);
+            api.resource(AgentHarness.service("default", "svc-" + i, vip, 80, 8080)).create();
+            api.resource(AgentHarness.slice("default", "svc-" + i + "-1", "svc-" + i, 8080,
+                    "10.244.1.10@win-a", "10.244.2." + (10 + i % 200) + "@win-b")).create();
+        }
+    }
+
+    private Process startAgent(String log, String heap) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "--kubeconfig=" + kubeconfig, "--hostname-override=win-a", "--network-name=" + NETWORK,
+                "--source-vip=" + SOURCE_VIP, "--feature-gates=WinOverlay=true", "--hns-state=" + hnsState,
+                "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=127.0.0.1:" + metricsPort,
+                "--iptables-sync-period=5s", "--iptables-min-sync-period=200ms"));
+        Process agent = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(log)
+                .toFile()).start();
+        agents.add(agent);
+        return agent;
+    }
+
+    private int status(String path) {
+        try {
+            return HttpProbe.get(healthPort, path).statusCode();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+}
