@@ -11,18 +11,18 @@ import java.util.regex.Pattern;
  * (unquoted here with Go's escapes), a bracketed list or braced map (kept as raw text), or a bare token. Strict: it
  * throws on anything else, so a test fails on a line a klog parser could not read.
  */
-final class KlogLineParser {
+public final class KlogLineParser {
     private static final Pattern HEADER = Pattern.compile(
             "^([IWEF])(\\d{4}) (\\d{2}:\\d{2}:\\d{2}\\.\\d{6}) +(\\d+) ([^ \\]]+:\\d+)\\] ");
 
-    record Line(char severity, String date, String time, long pid, String caller, String message,
+    public record Line(char severity, String date, String time, long pid, String caller, String message,
                 Map<String, String> values) {
     }
 
     private KlogLineParser() {
     }
 
-    static Line parse(String line) {
+    public static Line parse(String line) {
         if (line.indexOf('\n') >= 0 || line.indexOf('\r') >= 0) {
             throw new IllegalArgumentException("not one line: " + line);
         }
