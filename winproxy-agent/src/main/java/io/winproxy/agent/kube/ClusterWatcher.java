@@ -73,17 +73,17 @@ public final class ClusterWatcher implements AutoCloseable {
         var serviceQuery = client.services().inAnyNamespace().withLabelSelector(selector);
         var sliceQuery = client.discovery().v1().endpointSlices().inAnyNamespace().withLabelSelector(selector);
         var nodeQuery = client.nodes().withField("metadata.name", options.nodeName());
-        this.services = new MappedInformer<>("Services", () -> serviceQuery.runnableInformer(resync),
+        this.services = new MappedInformer<>("Services", () -> serviceQuery.runnableInformer(resync), Service::new,
                 () -> serviceQuery.list(PROBE), serviceMapper::map, handler::onService, () -> {
                     handler.onServicesSynced();
                     synced.countDown();
                 }, monitor);
-        this.endpointSlices = new MappedInformer<>("EndpointSlices", () -> sliceQuery.runnableInformer(resync),
+        this.endpointSlices = new MappedInformer<>("EndpointSlices", () -> sliceQuery.runnableInformer(resync), EndpointSlice::new,
                 () -> sliceQuery.list(PROBE), sliceMapper::map, handler::onEndpointSlice, () -> {
                     handler.onEndpointSlicesSynced();
                     synced.countDown();
                 }, monitor);
-        this.node = new MappedInformer<>("Node " + options.nodeName(), () -> nodeQuery.runnableInformer(resync),
+        this.node = new MappedInformer<>("Node " + options.nodeName(), () -> nodeQuery.runnableInformer(resync), Node::new,
                 () -> nodeQuery.list(PROBE), nodeMapper::map, handler::onNode, handler::onNodeSynced, monitor);
         for (MappedInformer<?, ?> informer : List.of(services, endpointSlices, node)) {
             monitor.register(informer);
