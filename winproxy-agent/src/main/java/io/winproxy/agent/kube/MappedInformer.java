@@ -43,7 +43,10 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
     private final Map<String, V> delivered = new ConcurrentHashMap<>();
     private final Runnable probe;
     private final Function<T, Optional<V>> mapper;
-    private final BiConsumer<V, V> handler;
+    /** Replaced by a no-op on close: fabric8 may keep a stopped informer reachable for a while (a cancelled resync
+     * task waits in its scheduler), and it must not keep the handler (the whole agent) reachable with it. */
+    private volatile BiConsumer<V, V> handler;
+    private volatile Runnable onSynced;
     private final ApiServerMonitor monitor;
     private final InitialListTracker initialList;
     private volatile SharedIndexInformer<T> informer;
@@ -64,10 +67,11 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         this.probe = probe;
         this.mapper = mapper;
         this.handler = handler;
+        this.onSynced = onSynced;
         this.monitor = monitor;
         this.initialList = new InitialListTracker(() -> {
             logger.info("Initial list of {} delivered", kind);
-            safely(onSynced, "synced callback");
+            safely(this.onSynced, "synced callback");
         });
     }
 
@@ -213,6 +217,9 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
     @Override
     public synchronized void close() {
         closed = true;
+        handler = (previous, current) -> { };
+        onSynced = () -> { };
+        delivered.clear();
         if (informer != null) {
             informer.close();
         }
