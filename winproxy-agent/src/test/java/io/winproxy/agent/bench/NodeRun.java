@@ -89,12 +89,14 @@ final class NodeRun {
         // The API server is restarted (same objects, new port) whenever an agent stops: the JDK HTTP client does not
         // end a stopped informer's watch stream while the server keeps it open, and that stream would keep the
         // stopped agent reachable, and its heap counted.
-        io.fabric8.mockwebserver.http.Dispatcher store = io.winproxy.demo.CrudApiServer.newStore();
+        BulkLoadCrudDispatcher store = new BulkLoadCrudDispatcher();
         api = EmbeddedApiServer.start(0, store);
         try {
             setUpHost();
             long start = System.nanoTime();
+            store.loading(true);
             populate(api.client());
+            store.loading(false);
             long populated = (System.nanoTime() - start) / 1_000_000;
 
             scenario = "first sync";
