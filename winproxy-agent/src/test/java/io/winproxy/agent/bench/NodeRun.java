@@ -5,7 +5,8 @@ import io.winproxy.agent.cli.ProxyAgent;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
-import io.winproxy.agent.demo.EmbeddedApiServer;
+import io.winproxy.agent.kube.KubeClientFactory;
+import io.winproxy.agent.kube.KubeClientSettings;
 import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
@@ -67,7 +68,6 @@ final class NodeRun {
     private HnsClientTap tap;
     private Path stateDir;
     private ProxyAgent agent;
-    private EmbeddedApiServer api;
 
     NodeRun(ScaleCluster cluster, EchoPreset profile, Consumer<ScenarioResult> onResult) {
         this.cluster = cluster;
@@ -86,21 +86,16 @@ final class NodeRun {
 
     void run() throws Exception {
         stateDir = Files.createTempDirectory("winproxy-scale-node-");
-        // The API server is restarted (same objects, new port) whenever an agent stops: the JDK HTTP client does not
-        // end a stopped informer's watch stream while the server keeps it open, and that stream would keep the
-        // stopped agent reachable, and its heap counted.
-        BulkLoadCrudDispatcher store = new BulkLoadCrudDispatcher();
-        api = EmbeddedApiServer.start(0, store);
-        try {
+        // The API server runs in a JVM of its own: its heap is not the agent's.
+        try (ApiServerProcess server = ApiServerProcess.start(cluster);
+             KubernetesClient client = new KubeClientFactory("winproxy-bench").create(
+                     KubeClientSettings.forMaster(server.url()))) {
             setUpHost();
-            long start = System.nanoTime();
-            store.loading(true);
-            populate(api.client());
-            store.loading(false);
-            long populated = (System.nanoTime() - start) / 1_000_000;
+            long populated = server.loadMillis();
+            String url = server.url();
 
             scenario = "first sync";
-            agent = startAgent(api.url());
+            agent = startAgent(url);
             measure(() -> { }, Duration.ofMinutes(10), "the agent starts, lists and syncs");
 
             scenario = "no-op resync";
@@ -111,31 +106,27 @@ final class NodeRun {
             EndpointSliceInfo grown = withAddedEndpoint(original);
             for (int i = 0; i < WARM_CHANGES; i++) {
                 scenario = "warm-up";
-                updateSlice(api.client(), grown);
+                updateSlice(client, grown);
                 awaitQuiet(Duration.ofSeconds(30));
-                updateSlice(api.client(), original);
+                updateSlice(client, original);
                 awaitQuiet(Duration.ofSeconds(30));
             }
             scenario = "add one endpoint";
-            measure(() -> updateSlice(api.client(), grown), Duration.ofSeconds(30),
+            measure(() -> updateSlice(client, grown), Duration.ofSeconds(30),
                     "a ready pod on another node joins a ClusterIP Service's slice");
             scenario = "remove one endpoint";
-            measure(() -> updateSlice(api.client(), original), Duration.ofSeconds(30),
+            measure(() -> updateSlice(client, original), Duration.ofSeconds(30),
                     "that pod leaves the slice again");
 
             scenario = "restart with journal";
             agent.close();
             agent = null;
-            api.close();
-            api = EmbeddedApiServer.start(0, store);
-            measure(() -> agent = startAgent(api.url()), Duration.ofMinutes(10),
+            measure(() -> agent = startAgent(url), Duration.ofMinutes(10),
                     "a new agent process on the same host and state directory");
 
             scenario = "agent stopped";
             agent.close();
             agent = null;
-            api.close();
-            api = null;
             reports.clear();
             long withoutAgent = ScaleRun.heapAfterGc();
             printHistogram(scenario);
@@ -157,10 +148,6 @@ final class NodeRun {
                 agent.close();
             }
             agent = null;
-            if (api != null) {
-                api.close();
-            }
-            api = null;
             hns = null;
             tap = null;
             ScaleRun.deleteFiles(stateDir, true);
@@ -175,15 +162,6 @@ final class NodeRun {
         host.ensureHostEndpoint(ScaleCluster.SOURCE_VIP);
         host.syncLocalEndpoints(cluster.localPodIps());
         tap = new HnsClientTap(hns);
-    }
-
-    /** This Node, every Service and every slice, created through the API as a controller would. */
-    private void populate(KubernetesClient client) {
-        client.resource(ScaleObjects.node(cluster.thisNode())).create();
-        for (int i = 0; i < cluster.services(); i++) {
-            client.resource(ScaleObjects.service(cluster.service(i))).create();
-            client.resource(ScaleObjects.slice(cluster.slice(i, -1))).create();
-        }
     }
 
     private ProxyAgent startAgent(String apiUrl) throws Exception {
