@@ -185,7 +185,10 @@ final class NodeRun {
         client.resource(ScaleObjects.slice(slice)).update();
     }
 
-    /** Waits for a first sync (up to {@code first}), then until no sync has come for {@link #QUIET}. */
+    /**
+     * Waits for a first sync (up to {@code first}), for the sync that completes it, then until no sync has come for
+     * {@link #QUIET}.
+     */
     private List<SyncReport> awaitQuiet(Duration first) throws InterruptedException {
         List<SyncReport> out = new ArrayList<>();
         SyncReport r = reports.poll(first.toMillis(), TimeUnit.MILLISECONDS);
@@ -193,6 +196,14 @@ final class NodeRun {
             throw new IllegalStateException("no sync within " + first + " (" + scenario + ")");
         }
         out.add(r);
+        // A bounded sync reports each of its parts; wait for the part that completes it, then for quiet.
+        while (!r.result().complete()) {
+            r = reports.poll(first.toMillis(), TimeUnit.MILLISECONDS);
+            if (r == null) {
+                throw new IllegalStateException("no complete sync within " + first + " (" + scenario + ")");
+            }
+            out.add(r);
+        }
         while ((r = reports.poll(QUIET.toMillis(), TimeUnit.MILLISECONDS)) != null) {
             out.add(r);
         }
