@@ -2,6 +2,7 @@ package io.winproxy.policy.model;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A Kubernetes Service reduced to the plain values the proxy uses. Built by the agent's mappers (fabric8 types stop
@@ -18,8 +19,10 @@ import java.util.Map;
  * @param internalTrafficPolicy       raw value, null when unset
  * @param externalTrafficPolicy       raw value, null when unset
  * @param trafficDistribution         {@code spec.trafficDistribution}, null when unset
- * @param annotations                 metadata annotations (for {@code preserve-destination},
- *                                    {@code service.kubernetes.io/topology-mode}, {@code winProxyOptimization})
+ * @param annotations                 metadata annotations the proxy reads (the policy's
+ *                                    {@link #READ_ANNOTATIONS}: {@code preserve-destination},
+ *                                    {@code service.kubernetes.io/topology-mode} and {@code -aware-hints}); the
+ *                                    agent's mapper keeps no others
  */
 public record ServiceInfo(String namespace, String name, String type, List<String> clusterIps, List<String> ipFamilies,
                           List<ServicePortSpec> ports, List<String> externalIps,
@@ -27,6 +30,13 @@ public record ServiceInfo(String namespace, String name, String type, List<Strin
                           int sessionAffinityTimeoutSeconds, String internalTrafficPolicy,
                           String externalTrafficPolicy, int healthCheckNodePort, String trafficDistribution,
                           Map<String, String> annotations) {
+    /**
+     * The annotations the proxy reads (the change tracker's {@code ServiceConverter}); a mapper may drop every other
+     * one ({@code last-applied-configuration} alone can be kilobytes per Service).
+     */
+    public static final Set<String> READ_ANNOTATIONS = Set.of("preserve-destination",
+            "service.kubernetes.io/topology-mode", "service.kubernetes.io/topology-aware-hints");
+
     public ServiceInfo {
         clusterIps = clusterIps == null ? List.of() : List.copyOf(clusterIps);
         ipFamilies = ipFamilies == null ? List.of() : List.copyOf(ipFamilies);

@@ -166,7 +166,9 @@ public final class EndpointSliceCache {
                                 + "' is not an IP address; skipped"));
                         continue;
                     }
-                    EndpointInfo info = toEndpoint(ip.get(), port.port(), ep);
+                    // The slice's own text when it is canonical already: one string per endpoint, not two.
+                    String address = ep.addresses().get(0);
+                    EndpointInfo info = toEndpoint(ip.get().equals(address) ? address : ip.get(), port.port(), ep);
                     EndpointInfo existing = endpoints.get(info.key());
                     if (existing != null) {
                         warnings.add(new PolicyWarning("EndpointSlice", slice.namespace(), slice.name(),

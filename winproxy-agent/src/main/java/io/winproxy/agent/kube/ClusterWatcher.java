@@ -39,6 +39,8 @@ public final class ClusterWatcher implements AutoCloseable {
     private final ApiServerMonitor monitor;
     private final ApiTraffic traffic;
     /** The probe of each kind during an outage: one object, from the API server's watch cache. */
+    /** Objects per page of an informer's list (client-go's reflector uses 500). */
+    static final long LIST_PAGE = 500;
     private static final ListOptions PROBE = new ListOptionsBuilder().withLimit(1L).withResourceVersion("0").build();
 
     /** Uses mappers that log their warnings; API outages are seen from the informers' failures only. */
@@ -72,18 +74,22 @@ public final class ClusterWatcher implements AutoCloseable {
         String selector = options.labelSelector();
         var serviceQuery = client.services().inAnyNamespace().withLabelSelector(selector);
         var sliceQuery = client.discovery().v1().endpointSlices().inAnyNamespace().withLabelSelector(selector);
+        // Lists come in pages of LIST_PAGE objects, as client-go's reflector lists: the whole list of a large cluster
+        // is never in memory at once as fabric8 objects (10,000 slices would be over 100 MB).
         var nodeQuery = client.nodes().withField("metadata.name", options.nodeName());
-        this.services = new MappedInformer<>("Services", () -> serviceQuery.runnableInformer(resync),
+        this.services = new MappedInformer<>("Services",
+                () -> serviceQuery.withLimit(LIST_PAGE).runnableInformer(resync), Service::new,
                 () -> serviceQuery.list(PROBE), serviceMapper::map, handler::onService, () -> {
                     handler.onServicesSynced();
                     synced.countDown();
                 }, monitor);
-        this.endpointSlices = new MappedInformer<>("EndpointSlices", () -> sliceQuery.runnableInformer(resync),
+        this.endpointSlices = new MappedInformer<>("EndpointSlices",
+                () -> sliceQuery.withLimit(LIST_PAGE).runnableInformer(resync), EndpointSlice::new,
                 () -> sliceQuery.list(PROBE), sliceMapper::map, handler::onEndpointSlice, () -> {
                     handler.onEndpointSlicesSynced();
                     synced.countDown();
                 }, monitor);
-        this.node = new MappedInformer<>("Node " + options.nodeName(), () -> nodeQuery.runnableInformer(resync),
+        this.node = new MappedInformer<>("Node " + options.nodeName(), () -> nodeQuery.runnableInformer(resync), Node::new,
                 () -> nodeQuery.list(PROBE), nodeMapper::map, handler::onNode, handler::onNodeSynced, monitor);
         for (MappedInformer<?, ?> informer : List.of(services, endpointSlices, node)) {
             monitor.register(informer);

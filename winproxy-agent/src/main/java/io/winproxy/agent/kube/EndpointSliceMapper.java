@@ -52,14 +52,15 @@ public final class EndpointSliceMapper {
             warnings.accept("Ignoring an EndpointSlice without metadata.name");
             return Optional.empty();
         }
-        String namespace = meta.getNamespace() == null ? "default" : meta.getNamespace();
+        String namespace = SharedStrings.of(meta.getNamespace() == null ? "default" : meta.getNamespace());
         String id = "EndpointSlice " + namespace + "/" + meta.getName();
         Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
         String serviceName = labels.get(SERVICE_NAME_LABEL);
         if (serviceName != null && serviceName.isEmpty()) {
             serviceName = null;
         }
-        return Optional.of(new EndpointSliceInfo(namespace, meta.getName(), serviceName, slice.getAddressType(),
+        return Optional.of(new EndpointSliceInfo(namespace, meta.getName(), SharedStrings.of(serviceName),
+                SharedStrings.of(slice.getAddressType()),
                 ports(id, slice.getPorts()), endpoints(id, slice.getEndpoints()), triggerTime(id, meta)));
     }
 
@@ -82,8 +83,8 @@ public final class EndpointSliceMapper {
         if (ports != null) {
             for (EndpointPort p : ports) {
                 if (p != null) {
-                    result.add(new EndpointSliceInfo.SlicePort(p.getName() == null ? "" : p.getName(),
-                            p.getProtocol(), p.getPort()));
+                    result.add(new EndpointSliceInfo.SlicePort(p.getName() == null ? ""
+                            : SharedStrings.of(p.getName()), SharedStrings.of(p.getProtocol()), p.getPort()));
                 }
             }
         }
@@ -107,13 +108,14 @@ public final class EndpointSliceMapper {
             EndpointHints hints = e.getHints();
             List<String> zoneHints = hints == null || hints.getForZones() == null ? List.of()
                     : hints.getForZones().stream().filter(Objects::nonNull).map(ForZone::getName)
-                            .filter(Objects::nonNull).toList();
+                            .filter(Objects::nonNull).map(SharedStrings::of).toList();
             List<String> nodeHints = hints == null || hints.getForNodes() == null ? List.of()
                     : hints.getForNodes().stream().filter(Objects::nonNull).map(ForNode::getName)
-                            .filter(Objects::nonNull).toList();
+                            .filter(Objects::nonNull).map(SharedStrings::of).toList();
             result.add(new EndpointSliceInfo.SliceEndpoint(addresses,
                     c == null ? null : c.getReady(), c == null ? null : c.getServing(),
-                    c == null ? null : c.getTerminating(), e.getNodeName(), e.getZone(), zoneHints, nodeHints));
+                    c == null ? null : c.getTerminating(), SharedStrings.of(e.getNodeName()), SharedStrings.of(e.getZone()),
+                    zoneHints, nodeHints));
         }
         if (!withoutAddresses.isEmpty()) {
             warnings.accept(id + ": " + withoutAddresses(withoutAddresses) + "; dropped");

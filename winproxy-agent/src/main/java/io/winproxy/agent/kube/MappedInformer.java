@@ -4,8 +4,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -24,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * informer by a fresh one seeded with the current cache, which lists and watches at once: objects deleted meanwhile
  * arrive as deletes, changed ones as updates, unchanged ones not at all.
  *
+ * <p>Heap: the informer's cache is a {@link KeyOnlyItemStore} (keys and resource versions only, no namespace index);
+ * the previous value of an update or delete is the value last delivered for that key, kept here. So each watched
+ * object is held once, as its compact mapped value, never as the fabric8 object the API server sent.
+ *
  * @param <T> the fabric8 type
  * @param <V> the plain value type
  */
@@ -32,9 +38,15 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
 
     private final String kind;
     private final Supplier<SharedIndexInformer<T>> informers;
+    private final Supplier<T> blank;
+    /** The value last delivered for each key ("namespace/name"): the {@code previous} of its next change. */
+    private final Map<String, V> delivered = new ConcurrentHashMap<>();
     private final Runnable probe;
     private final Function<T, Optional<V>> mapper;
-    private final BiConsumer<V, V> handler;
+    /** Replaced by a no-op on close: fabric8 may keep a stopped informer reachable for a while (a cancelled resync
+     * task waits in its scheduler), and it must not keep the handler (the whole agent) reachable with it. */
+    private volatile BiConsumer<V, V> handler;
+    private volatile Runnable onSynced;
     private final ApiServerMonitor monitor;
     private final InitialListTracker initialList;
     private volatile SharedIndexInformer<T> informer;
@@ -42,28 +54,31 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
 
     /**
      * @param informers builds a new, not yet started informer of this kind (with its selectors) each call
+     * @param blank     a new, empty object of the kind ({@code Service::new}), for the informer cache's shells
      * @param probe     one cheap list of this kind (limit 1) that throws when the API server cannot serve it
      * @param onSynced  runs once, after the initial list has been delivered to {@code handler}
      */
-    MappedInformer(String kind, Supplier<SharedIndexInformer<T>> informers, Runnable probe,
+    MappedInformer(String kind, Supplier<SharedIndexInformer<T>> informers, Supplier<T> blank, Runnable probe,
                    Function<T, Optional<V>> mapper, BiConsumer<V, V> handler, Runnable onSynced,
                    ApiServerMonitor monitor) {
         this.kind = kind;
         this.informers = informers;
+        this.blank = blank;
         this.probe = probe;
         this.mapper = mapper;
         this.handler = handler;
+        this.onSynced = onSynced;
         this.monitor = monitor;
         this.initialList = new InitialListTracker(() -> {
             logger.atInfo().setMessage("Initial list delivered").addKeyValue("kind", kind).log();
-            safely(onSynced, "synced callback");
+            safely(this.onSynced, "synced callback");
         });
     }
 
     /** Starts list and watch in the background; returns at once. */
     synchronized void start() {
         if (!closed && informer == null) {
-            run(informers.get());
+            run(newInformer());
         }
     }
 
@@ -85,12 +100,20 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
             return;
         }
         List<T> known = old.getStore().list();
-        SharedIndexInformer<T> fresh = informers.get();
+        SharedIndexInformer<T> fresh = newInformer();
         fresh.initialState(known.stream());
         old.stop();
         run(fresh);
         logger.atDebug().setMessage("Informer replaced to relist now").addKeyValue("kind", kind)
                 .addKeyValue("known", known.size()).log();
+    }
+
+    /** A new informer whose cache keeps keys and resource versions only. */
+    private SharedIndexInformer<T> newInformer() {
+        SharedIndexInformer<T> fresh = informers.get();
+        fresh.itemStore(new KeyOnlyItemStore<>(blank));
+        fresh.removeNamespaceIndex();
+        return fresh;
     }
 
     private void run(SharedIndexInformer<T> next) {
@@ -136,6 +159,11 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
 
         @Override
         public void onUpdate(T oldObj, T newObj) {
+            if (oldObj == newObj) {
+                // An informer resync: both are the cache's shell, and nothing changed.
+                initialList.delivered(key(newObj));
+                return;
+            }
             deliver(source, oldObj, newObj);
         }
 
@@ -154,8 +182,15 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
             return; // a replaced informer's late notification; its successor reports the same state
         }
         try {
-            V prev = previous == null ? null : mapper.apply(previous).orElse(null);
+            // previous may be a shell of the cache (a relist's delete): the value delivered last stands for it.
+            String key = key(current != null ? current : previous);
+            V prev = delivered.get(key);
             V cur = current == null ? null : mapper.apply(current).orElse(null);
+            if (cur == null) {
+                delivered.remove(key);
+            } else {
+                delivered.put(key, cur);
+            }
             if ((prev != null || cur != null) && !Objects.equals(prev, cur)) {
                 handler.accept(prev, cur);
             }
@@ -189,6 +224,9 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
     @Override
     public synchronized void close() {
         closed = true;
+        handler = (previous, current) -> { };
+        onSynced = () -> { };
+        delivered.clear();
         if (informer != null) {
             informer.close();
         }

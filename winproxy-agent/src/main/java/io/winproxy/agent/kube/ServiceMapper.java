@@ -39,7 +39,7 @@ public final class ServiceMapper {
             warnings.accept("Ignoring a Service without metadata.name");
             return Optional.empty();
         }
-        String namespace = meta.getNamespace() == null ? "default" : meta.getNamespace();
+        String namespace = SharedStrings.of(meta.getNamespace() == null ? "default" : meta.getNamespace());
         String id = "Service " + namespace + "/" + meta.getName();
         ServiceSpec spec = service.getSpec();
         if (spec == null) {
@@ -55,13 +55,14 @@ public final class ServiceMapper {
             affinityTimeout = spec.getSessionAffinityConfig().getClientIP().getTimeoutSeconds();
         }
         return Optional.of(new ServiceInfo(namespace, meta.getName(),
-                spec.getType() == null ? "ClusterIP" : spec.getType(),
-                withoutNulls(clusterIps), withoutNulls(spec.getIpFamilies()), ports(id, spec.getPorts()),
+                spec.getType() == null ? "ClusterIP" : SharedStrings.of(spec.getType()),
+                withoutNulls(clusterIps), withoutNulls(spec.getIpFamilies()).stream().map(SharedStrings::of).toList(), ports(id, spec.getPorts()),
                 withoutNulls(spec.getExternalIPs()), ingress(service.getStatus()),
-                spec.getSessionAffinity() == null ? "None" : spec.getSessionAffinity(), affinityTimeout,
-                spec.getInternalTrafficPolicy(), spec.getExternalTrafficPolicy(),
+                spec.getSessionAffinity() == null ? "None" : SharedStrings.of(spec.getSessionAffinity()),
+                affinityTimeout, SharedStrings.of(spec.getInternalTrafficPolicy()),
+                SharedStrings.of(spec.getExternalTrafficPolicy()),
                 spec.getHealthCheckNodePort() == null ? 0 : spec.getHealthCheckNodePort(),
-                spec.getTrafficDistribution(), withoutNullValues(meta.getAnnotations())));
+                spec.getTrafficDistribution(), readAnnotations(meta.getAnnotations())));
     }
 
     private List<ServiceInfo.ServicePortSpec> ports(String id, List<ServicePort> ports) {
@@ -78,7 +79,8 @@ public final class ServiceMapper {
                         + " has no port number; dropped");
                 continue;
             }
-            result.add(new ServiceInfo.ServicePortSpec(p.getName() == null ? "" : p.getName(), p.getProtocol(),
+            result.add(new ServiceInfo.ServicePortSpec(p.getName() == null ? "" : SharedStrings.of(p.getName()),
+                    SharedStrings.of(p.getProtocol()),
                     p.getPort(), targetPort(p.getTargetPort()), p.getNodePort() == null ? 0 : p.getNodePort()));
         }
         return result;
@@ -113,6 +115,24 @@ public final class ServiceMapper {
             return List.of();
         }
         return values.stream().filter(v -> v != null && !v.isEmpty()).toList();
+    }
+
+    /**
+     * The annotations the proxy reads ({@link ServiceInfo#READ_ANNOTATIONS}); the others are not kept, so that
+     * they cost no heap and a change to one of them is no change to the proxy.
+     */
+    static Map<String, String> readAnnotations(Map<String, String> map) {
+        if (map == null || map.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> result = new HashMap<>();
+        for (String key : ServiceInfo.READ_ANNOTATIONS) {
+            String value = map.get(key);
+            if (value != null) {
+                result.put(key, value);
+            }
+        }
+        return result;
     }
 
     static Map<String, String> withoutNullValues(Map<String, String> map) {

@@ -10,12 +10,18 @@ import org.slf4j.LoggerFactory;
  * {@code retryInterval} when it fails (kube-proxy's {@code pkg/proxy/runner}, kube-proxy-common.md section 5.5).
  *
  * <p>Contract: {@link #run()} never blocks; requests made while a run is in progress or during the cool-down that
- * follows every run coalesce into one run as soon as the cool-down ends. Runs are serialised on the scheduler's
- * thread and are at least {@code minInterval} apart (end of one to start of the next). After a failure the next run
- * comes {@code min(retryInterval * 2^k, maxInterval)} later, never before {@code minInterval}; any run cancels the pending
+ * follows the start of every run coalesce into one run as soon as the run has ended and the cool-down is over. Runs
+ * are serialised on the scheduler's thread and their starts are at least {@code minInterval} apart: the cool-down is
+ * counted from the <em>start</em> of the previous run, as winkernel's runner does (its token bucket spends the token
+ * when a run starts, kube-proxy-common.md section 5.5), so a sync that takes longer than {@code minInterval} is
+ * followed at once by the requests it coalesced. (The newer {@code pkg/proxy/runner} counts from the end; counting
+ * from the start keeps network-programming latency at about {@code max(minInterval, sync time)} instead of their
+ * sum.) The periodic and retry timers are counted from the end of a run. After a failure the next run comes
+ * {@code min(retryInterval * 2^k, maxInterval)} later, never before the cool-down ends; any run cancels the pending
  * retry or periodic run. Failures in a row back off: the retry interval doubles after each, at most twice (5 s, 10 s,
- * 20 s with kube-proxy's 5 s), and the first success resets it. Nothing runs at {@link #start()}; the first timed run is {@code maxInterval} later. A run
- * that calls {@link #continueNow()} is followed at once by the next one (no cool-down).
+ * 20 s with kube-proxy's 5 s), and the first success resets it. Nothing runs at {@link #start()}; the first timed run
+ * is {@code maxInterval} later. A run that calls {@link #continueNow()} is followed at once by the next one (no
+ * cool-down).
  * Thread-safe.
  */
 public final class BoundedFrequencyRunner {
@@ -46,6 +52,8 @@ public final class BoundedFrequencyRunner {
     private boolean pending;
     private boolean continueNow;
     private Scheduler.Cancellable nextRun;
+    /** Ends the cool-down that began when the current or last run started. */
+    private Scheduler.Cancellable coolDown;
 
     public BoundedFrequencyRunner(String name, SyncFunction fn, Duration minInterval, Duration retryInterval,
                                   Duration maxInterval, Scheduler scheduler) {
@@ -119,6 +127,13 @@ public final class BoundedFrequencyRunner {
             }
             cancelNextRun();
             running = true;
+            // The cool-down starts with the run (not after it): the next run may start minInterval after this one
+            // started. On the single scheduler thread the timer cannot fire before this run has returned.
+            if (coolDown != null) {
+                coolDown.cancel();
+            }
+            coolingDown = true;
+            coolDown = scheduler.schedule(minInterval, this::coolDownEnded);
         }
         boolean ok;
         try {
@@ -146,15 +161,20 @@ public final class BoundedFrequencyRunner {
                     : min(retryInterval.multipliedBy(1L << Math.min(failuresInARow - 1, MAX_BACKOFF_DOUBLINGS)),
                             maxInterval);
             nextRun = scheduler.schedule(next, this::run);
-            coolingDown = true;
-            scheduler.schedule(minInterval, this::coolDownEnded);
+            if (!pending || coolingDown) {
+                return;
+            }
+            // The run took longer than minInterval: what it coalesced runs at once.
+            pending = false;
+            queued = true;
+            scheduler.schedule(Duration.ZERO, this::execute);
         }
     }
 
     private void coolDownEnded() {
         synchronized (lock) {
             coolingDown = false;
-            if (stopped || !pending) {
+            if (stopped || !pending || running || queued) {
                 return;
             }
             pending = false;

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code scale.driftBudget}: native calls a no-op resync may make beyond its 3 enumerates, the network
  *       re-read included (default 30)</li>
  *   <li>{@code scale.log}: the agent's log level (default WARN)</li>
+ *   <li>{@code scale.mode}: {@code loop} (the sync loop fed directly, the default), {@code node} (the whole agent
+ *       process path with informers, see {@link NodeRun}) or {@code loop,node}</li>
  * </ul>
  */
 public final class ScaleBenchmark {
@@ -50,20 +52,35 @@ public final class ScaleBenchmark {
                 .split(",")).map(EchoPreset::parse).toList();
         int endpoints = Integer.getInteger("scale.endpoints", 10);
         int driftBudget = Integer.getInteger("scale.driftBudget", 30);
+        List<String> modes = Arrays.stream(System.getProperty("scale.mode", "loop").split(",")).map(String::trim)
+                .toList();
+        if (modes.isEmpty() || !List.of("loop", "node").containsAll(modes)) {
+            System.err.println("scale.mode must be loop, node or loop,node; got " + System.getProperty("scale.mode"));
+            System.exit(2);
+        }
 
         ScaleBenchmark bench = new ScaleBenchmark(System.out);
-        boolean ok = bench.run(sizes, profiles, endpoints, driftBudget);
+        boolean ok = bench.run(sizes, profiles, endpoints, driftBudget, modes);
         System.exit(ok ? 0 : 1);
     }
 
-    private boolean run(List<Integer> sizes, List<EchoPreset> profiles, int endpoints, int driftBudget) {
+    private boolean run(List<Integer> sizes, List<EchoPreset> profiles, int endpoints, int driftBudget,
+                        List<String> modes) {
         Runtime rt = Runtime.getRuntime();
         out.printf(Locale.ROOT, "winproxy scale benchmark, %s, Java %s, %d CPUs, max heap %s, drift budget %d%n",
                 LocalDate.now(), System.getProperty("java.version"), rt.availableProcessors(), mib(rt.maxMemory()),
                 driftBudget);
-        warmUp(profiles.get(0), endpoints, driftBudget);
+        if (modes.contains("loop")) {
+            warmUp(profiles.get(0), endpoints, driftBudget);
+        }
         for (int size : sizes) {
             for (EchoPreset profile : profiles) {
+                if (modes.contains("node")) {
+                    runNode(new ScaleCluster(size, endpoints), profile);
+                }
+                if (!modes.contains("loop")) {
+                    continue;
+                }
                 ScaleRun run = new ScaleRun(new ScaleCluster(size, endpoints), profile, driftBudget, this::print);
                 String label = ScaleRun.num(size) + " services x " + endpoints + " endpoints, " + profile;
                 try {
@@ -82,6 +99,23 @@ public final class ScaleBenchmark {
         }
         printSummary();
         return failures.isEmpty() && results.stream().allMatch(ScenarioResult::pass);
+    }
+
+    /** The node mode ({@link NodeRun}) for one cluster size and profile. */
+    private void runNode(ScaleCluster cluster, EchoPreset profile) {
+        NodeRun run = new NodeRun(cluster, profile, this::print);
+        String label = ScaleRun.num(cluster.services()) + " services, node mode, " + profile;
+        try {
+            run.run();
+        } catch (OutOfMemoryError e) {
+            failures.add("FAIL heap: " + label + ": OutOfMemoryError during the " + run.scenario()
+                    + " (max heap " + mib(Runtime.getRuntime().maxMemory()) + ")");
+            out.println(failures.get(failures.size() - 1));
+        } catch (Exception e) {
+            failures.add("FAIL " + label + ": " + run.scenario() + " failed: " + e);
+            out.println(failures.get(failures.size() - 1));
+            e.printStackTrace(out);
+        }
     }
 
     /**

@@ -47,6 +47,10 @@ final class ScaleCluster {
         return services;
     }
 
+    int endpointsPerService() {
+        return endpointsPerService;
+    }
+
     private static String nodeName(int n) {
         return "node-" + n;
     }

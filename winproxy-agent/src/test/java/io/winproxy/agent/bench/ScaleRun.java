@@ -272,7 +272,7 @@ final class ScaleRun {
     }
 
     /** Deletes the files under {@code dir} (the journal); with {@code self}, the directories and {@code dir} too. */
-    private static void deleteFiles(Path dir, boolean self) {
+    static void deleteFiles(Path dir, boolean self) {
         if (dir == null || !Files.exists(dir)) {
             return;
         }

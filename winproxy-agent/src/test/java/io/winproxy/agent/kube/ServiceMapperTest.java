@@ -48,6 +48,19 @@ class ServiceMapperTest {
     }
 
     @Test
+    void onlyTheAnnotationsTheProxyReadsAreKept() {
+        Service service = new ServiceBuilder().withNewMetadata().withNamespace("default").withName("web")
+                .withAnnotations(Map.of("preserve-destination", "true",
+                        "kubectl.kubernetes.io/last-applied-configuration", "{\"big\": \"" + "x".repeat(2000) + "\"}",
+                        "example.com/owner", "team-a")).endMetadata()
+                .withNewSpec().withClusterIP("10.96.0.9").addNewPort().withPort(80).endPort().endSpec().build();
+
+        ServiceInfo info = mapper.map(service).orElseThrow();
+
+        assertThat(info.annotations()).containsExactly(Map.entry("preserve-destination", "true"));
+    }
+
+    @Test
     void clusterIpsFallBackToTheSingularClusterIp() {
         Service service = new ServiceBuilder().withNewMetadata().withNamespace("default").withName("old").endMetadata()
                 .withNewSpec().withClusterIP("10.96.0.99").addNewPort().withPort(80).endPort().endSpec().build();

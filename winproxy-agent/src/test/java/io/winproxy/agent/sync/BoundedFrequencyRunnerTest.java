@@ -62,6 +62,37 @@ class BoundedFrequencyRunnerTest {
     }
 
     @Test
+    void theCoolDownIsCountedFromTheStartOfTheRunNotItsEnd() {
+        long[] runMillis = {800};
+        BoundedFrequencyRunner r = new BoundedFrequencyRunner("slow", () -> {
+            calls.add(scheduler.nowMillis());
+            scheduler.elapseMillis(runMillis[0]);
+            return true;
+        }, Duration.ofMillis(1000), Duration.ofMillis(5000), Duration.ofMillis(10000), scheduler);
+        r.start();
+        r.run();
+        scheduler.advanceMillis(0);
+        assertThat(scheduler.nowMillis()).isEqualTo(800L);
+        r.run();
+        scheduler.advanceMillis(199);
+        assertThat(calls).containsExactly(0L);
+        scheduler.advanceMillis(1);
+        assertThat(calls).as("1000 ms after the previous start, not 1000 ms after its end (1800)")
+                .containsExactly(0L, 1000L);
+
+        runMillis[0] = 1500;
+        scheduler.advanceMillis(1000);
+        r.run();
+        scheduler.advanceMillis(0);
+        assertThat(calls).hasSize(3).last().isEqualTo(2800L);
+        r.run();
+        assertThat(scheduler.nowMillis()).isEqualTo(4300L);
+        scheduler.advanceMillis(0);
+        assertThat(calls).as("a run longer than minInterval is followed at once by what it coalesced")
+                .containsExactly(0L, 1000L, 2800L, 4300L);
+    }
+
+    @Test
     void nothingRunsAtStartAndTheFirstTimedRunComesAtMaxInterval() {
         runner(1000, 5000, 10000);
         scheduler.advanceMillis(9999);

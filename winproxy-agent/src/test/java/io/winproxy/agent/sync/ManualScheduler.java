@@ -29,7 +29,7 @@ final class ManualScheduler implements Scheduler {
             synchronized (this) {
                 next = queue.peek();
                 if (next == null || next.due() > target) {
-                    nowNanos = target;
+                    nowNanos = Math.max(nowNanos, target);
                     return;
                 }
                 queue.poll();
@@ -39,6 +39,11 @@ final class ManualScheduler implements Scheduler {
                 next.task().run();
             }
         }
+    }
+
+    /** Moves the clock forward without running anything, as a task that takes {@code millis} of the thread does. */
+    synchronized void elapseMillis(long millis) {
+        nowNanos += millis * 1_000_000;
     }
 
     void advanceMillis(long millis) {
