@@ -108,6 +108,12 @@ class CrashRoundsIT {
         return "10.96." + (1 + i / 200) + "." + (10 + i % 200);
     }
 
+    /** The Service whose ClusterIP is {@code vip} (the inverse of {@link #vip}). */
+    private static int index(String vip) {
+        String[] octets = vip.split("\\.");
+        return (Integer.parseInt(octets[2]) - 1) * 200 + Integer.parseInt(octets[3]) - 10;
+    }
+
     /** Service i's backend on win-b: its own remote endpoint. */
     private static String remoteIp(int i) {
         return "10.245." + (i / 200) + "." + (10 + i % 200);
@@ -241,12 +247,22 @@ class CrashRoundsIT {
             System.out.println("crash rounds: round " + round + " stopped the agent ("
                     + (round % 2 == 1 ? "SIGKILL" : "SIGTERM") + ") at " + markedLoadBalancers()
                     + " load balancers, " + programmed.size() + " ClusterIP remote endpoints");
-            // While it is down: delete Services, some with a ClusterIP remote endpoint already and some without.
+            // While it is down: delete Services, half of them with a ClusterIP remote endpoint already.
             int withEndpoint = 0;
-            for (int k = 0; k < DELETED_PER_ROUND; k++) {
+            for (String vip : new TreeSet<>(programmed)) {
+                int i = index(vip);
+                if (withEndpoint < DELETED_PER_ROUND / 2 && !deleted.contains(i)) {
+                    deleteService(i);
+                    withEndpoint++;
+                }
+            }
+            int byStride = DELETED_PER_ROUND - withEndpoint;
+            for (int k = 0; k < byStride; k++) {
+                while (deleted.contains(next)) {
+                    next += 7;
+                }
                 withEndpoint += programmed.contains(vip(next)) ? 1 : 0;
                 deleteService(next);
-                next += 7;
             }
             System.out.println("crash rounds: deleted " + DELETED_PER_ROUND + " Services, " + withEndpoint
                     + " of them with a ClusterIP remote endpoint");
