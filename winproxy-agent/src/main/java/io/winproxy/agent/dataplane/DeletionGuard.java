@@ -69,6 +69,7 @@ final class DeletionGuard {
         logger.warn("Not deleting endpoint {}: the journal says it is a remote endpoint for {} but HNS shows {}; "
                 + "forgetting the journal entry", id, ip, doc.get().isRemote() ? doc.get().ipAddresses() : "local");
         journal.forgetRemoteEndpoint(id);
+        cache.deletedRemoteEndpoint(id);
         return false;
     }
 }

@@ -461,7 +461,7 @@ final class Execution implements PlanStep.Visitor<Void> {
         }
         ex.journal.forgetRemoteEndpoint(key);
         backends.deleted(key, step.ip());
-        ex.cache.deletedEndpoint(key);
+        ex.cache.deletedRemoteEndpoint(key);
         return null;
     }
 

@@ -42,6 +42,12 @@ final class HostCache {
     private final Map<String, String> providerAddresses = new HashMap<>();
     final DriftSampler drift;
     private final Set<String> toVerify = new LinkedHashSet<>();
+    /**
+     * Remote endpoints winproxy deleted or stopped owning: read again by the next observe if HNS still lists them. An
+     * enumerate reports only IDs that appeared since the last one, so an object HNS lists again before the next
+     * enumerate (restored by HNS after winproxy deleted it) would otherwise never be read, and no plan would see it.
+     */
+    private final Set<String> endpointsToReread = new LinkedHashSet<>();
 
     HostCache(DriftSampler drift) {
         this.drift = drift;
@@ -150,8 +156,29 @@ final class HostCache {
         return out;
     }
 
+    /**
+     * A load balancer winproxy deleted or stopped owning: forgotten, and read again by the next observe if HNS still
+     * lists it (see {@link #endpointsToReread}).
+     */
     void deletedLoadBalancer(String id) {
         lbDocs.remove(id);
         journaled.remove(id);
+        toVerify.add(id);
+    }
+
+    /** A remote endpoint winproxy deleted or stopped owning: forgotten, and read again if HNS still lists it. */
+    void deletedRemoteEndpoint(String id) {
+        deletedEndpoint(id);
+        endpointsToReread.add(id);
+    }
+
+    /** The remote endpoints to read again at the next observe, once. */
+    List<String> drainEndpointsToReread() {
+        if (endpointsToReread.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = List.copyOf(endpointsToReread);
+        endpointsToReread.clear();
+        return out;
     }
 }

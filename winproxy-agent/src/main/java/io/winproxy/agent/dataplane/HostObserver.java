@@ -198,7 +198,8 @@ final class HostObserver {
                     + "re-created if still desired", gone.size(), OwnershipJournal.VANISHED_RETENTION.toMinutes());
         }
         int readopted = 0;
-        for (String id : concat(diff.appeared(), List.copyOf(unreadEndpoints))) {
+        for (String id : concat(concat(diff.appeared(), cache.drainEndpointsToReread()),
+                List.copyOf(unreadEndpoints))) {
             unreadEndpoints.remove(id);
             if (!endpointIds.contains(id)) {
                 continue;

@@ -90,6 +90,31 @@ class PlanExecutorTest {
     }
 
     @Test
+    void objectsWinproxyDeletedThatHnsListsAgainBeforeTheNextEnumerateAreSeenAndDeleted() {
+        HnsDataplane dp = dataplane(OwnershipJournal.open(stateDir));
+        sync(dp, desired("10.96.0.80"));
+        String networkId = emulator.getNetworkByName("overlay").orElseThrow().id();
+        HostComputeLoadBalancer lb = emulator.getLoadBalancer(emulator.listLoadBalancerIds().get(0)).orElseThrow();
+        io.winproxy.hns.model.HostComputeEndpoint remote = emulator.listEndpoints(networkId).stream()
+                .filter(io.winproxy.hns.model.HostComputeEndpoint::isRemote).findFirst().orElseThrow();
+        DesiredState nothing = new DesiredState(List.of(), List.of(), List.of());
+        assertThat(sync(dp, nothing).deleted()).isEqualTo(2);
+
+        // HNS lists both again under their IDs (restored after its restart) before winproxy enumerates again: the
+        // enumerate shows no ID that appeared, yet they must be read, seen as winproxy's, and deleted.
+        emulator.createEndpoint(networkId, remote);
+        emulator.createLoadBalancer(lb);
+        Plan plan = PlanCalculator.plan(nothing, dp.observe(), dp.journal().ownership(), dp.modifySupported());
+
+        assertThat(plan.steps()).extracting(s -> s.getClass().getSimpleName())
+                .containsExactlyInAnyOrder("DeleteLoadBalancer", "DeleteRemoteEndpoint");
+        ApplyResult result = dp.apply(plan);
+        assertThat(result.deleted()).isEqualTo(2);
+        assertThat(emulator.listLoadBalancerIds()).isEmpty();
+        assertThat(emulator.listEndpoints(networkId)).noneMatch(io.winproxy.hns.model.HostComputeEndpoint::isRemote);
+    }
+
+    @Test
     void remoteEndpointDeletesAreSummarisedInOneInfoLinePerApply() {
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
                 new ch.qos.logback.core.read.ListAppender<>();
