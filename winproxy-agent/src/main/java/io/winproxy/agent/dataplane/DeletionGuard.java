@@ -73,6 +73,7 @@ final class DeletionGuard {
                 + "forgetting the journal entry").addKeyValue("id", id).addKeyValue("journaledIP", ip)
                 .addKeyValue("hns", doc.get().isRemote() ? doc.get().ipAddresses() : "local").log();
         journal.forgetRemoteEndpoint(id);
+        cache.deletedEndpoint(id);
         return false;
     }
 }

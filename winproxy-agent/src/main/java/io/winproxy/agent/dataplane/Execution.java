@@ -52,6 +52,9 @@ final class Execution implements PlanStep.Visitor<Void> {
     private final BackendRefs backends;
     private NetworkSession session;
     private int unavailableInARow;
+    /** Remote endpoints this apply deleted from HNS, and the first few IPs: summarised in one info line. */
+    private int deletedEndpoints;
+    private final List<String> deletedEndpointIps = new ArrayList<>();
 
     Execution(PlanExecutor ex, Plan plan, String networkId, List<ObservedEndpoint> observedEndpoints) {
         this.ex = ex;
@@ -110,8 +113,22 @@ final class Execution implements PlanStep.Visitor<Void> {
                 session.close();
             }
             flush();
+            logDeletedEndpoints();
         }
         return result.build(remaining);
+    }
+
+    /**
+     * Every HNS delete of a remote endpoint shows at info level: one line per apply (the per-endpoint lines are at
+     * debug), with the count and the first IPs.
+     */
+    private void logDeletedEndpoints() {
+        if (deletedEndpoints == 0) {
+            return;
+        }
+        logger.atInfo().setMessage("Deleted remote endpoints no Service needs").addKeyValue("count", deletedEndpoints)
+                .addKeyValue("ips", String.join(",", deletedEndpointIps)
+                        + (deletedEndpoints > deletedEndpointIps.size() ? ",..." : "")).log();
     }
 
     // ---- write-ahead ------------------------------------------------------------------------------------------
@@ -442,6 +459,9 @@ final class Execution implements PlanStep.Visitor<Void> {
             result.writes++;
             ex.hns.deleteEndpoint(step.id());
             result.deleted++;
+            if (deletedEndpoints++ < 8) {
+                deletedEndpointIps.add(step.ip());
+            }
             logger.debug("Deleted remote endpoint {} ({})", step.id(), step.ip());
         } catch (HnsException e) {
             if (!e.isNotFound()) {

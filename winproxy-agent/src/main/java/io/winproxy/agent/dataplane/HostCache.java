@@ -166,6 +166,7 @@ final class HostCache {
         return out;
     }
 
+    /** A load balancer winproxy deleted (or found gone by a delete): forgotten, also from the last enumerate. */
     void deletedLoadBalancer(String id) {
         lbDocs.remove(id);
         journaled.remove(id);

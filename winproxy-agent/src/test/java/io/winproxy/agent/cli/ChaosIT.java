@@ -131,6 +131,13 @@ class ChaosIT {
         }
         apiProxy.close();
         server.close();
+        Path keep = Path.of("target", "chaos-logs");
+        Files.createDirectories(keep);
+        try (var logs = Files.newDirectoryStream(dir, "agent-*.log")) {
+            for (Path log : logs) {
+                Files.copy(log, keep.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
     }
 
     private static io.fabric8.kubernetes.api.model.Node node(String name, String podCidr, String ip) {
@@ -426,6 +433,7 @@ class ChaosIT {
         }
 
         void phase(String name) {
+            System.out.println("chaos phase " + name + " at " + java.time.Instant.now());
             phase = name;
         }
 

@@ -90,6 +90,58 @@ class PlanExecutorTest {
     }
 
     @Test
+    void objectsWinproxyDeletedThatHnsListsAgainBeforeTheNextEnumerateAreSeenAndDeleted() {
+        HnsDataplane dp = dataplane(OwnershipJournal.open(stateDir));
+        sync(dp, desired("10.96.0.80"));
+        String networkId = emulator.getNetworkByName("overlay").orElseThrow().id();
+        HostComputeLoadBalancer lb = emulator.getLoadBalancer(emulator.listLoadBalancerIds().get(0)).orElseThrow();
+        io.winproxy.hns.model.HostComputeEndpoint remote = emulator.listEndpoints(networkId).stream()
+                .filter(io.winproxy.hns.model.HostComputeEndpoint::isRemote).findFirst().orElseThrow();
+        DesiredState nothing = new DesiredState(List.of(), List.of(), List.of());
+        assertThat(sync(dp, nothing).deleted()).isEqualTo(2);
+
+        // HNS lists both again under their IDs (restored after its restart) before winproxy enumerates again: the
+        // enumerate shows no ID that appeared, yet they must be read, seen as winproxy's, and deleted.
+        emulator.createEndpoint(networkId, remote);
+        emulator.createLoadBalancer(lb);
+        Plan plan = PlanCalculator.plan(nothing, dp.observe(), dp.journal().ownership(), dp.modifySupported());
+
+        assertThat(plan.steps()).extracting(s -> s.getClass().getSimpleName())
+                .containsExactlyInAnyOrder("DeleteLoadBalancer", "DeleteRemoteEndpoint");
+        ApplyResult result = dp.apply(plan);
+        assertThat(result.deleted()).isEqualTo(2);
+        assertThat(emulator.listLoadBalancerIds()).isEmpty();
+        assertThat(emulator.listEndpoints(networkId)).noneMatch(io.winproxy.hns.model.HostComputeEndpoint::isRemote);
+    }
+
+    @Test
+    void remoteEndpointDeletesAreSummarisedInOneInfoLinePerApply() {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+                new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(Execution.class);
+        log.start();
+        logger.addAppender(log);
+        try {
+            HnsDataplane dp = dataplane(OwnershipJournal.open(stateDir));
+            sync(dp, desired("10.96.0.80"));
+            log.list.clear();
+
+            ApplyResult result = sync(dp, new DesiredState(List.of(), List.of(), List.of()));
+
+            assertThat(result.deleted()).as("the load balancer and the remote endpoint").isEqualTo(2);
+            List<ch.qos.logback.classic.spi.ILoggingEvent> summaries = log.list.stream()
+                    .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO)
+                    .filter(e -> e.getMessage().startsWith("Deleted remote endpoints")).toList();
+            assertThat(summaries).hasSize(1);
+            assertThat(summaries.get(0).getKeyValuePairs()).extracting(kv -> kv.key + "=" + kv.value)
+                    .contains("count=1", "ips=" + REMOTE.ip());
+        } finally {
+            logger.detachAppender(log);
+        }
+    }
+
+    @Test
     void everyCreateIsDurableInTheJournalOnDiskBeforeHnsIsCalled() {
         List<String> unjournaledCreates = new ArrayList<>();
         hns = new ForwardingHnsClient(emulator) {
