@@ -6,6 +6,7 @@ import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
@@ -17,12 +18,13 @@ import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.plan.HnsIds;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The agent's sync path, without an API server: the real {@link VfpPolicyEngine} (change trackers, policy,
@@ -50,9 +52,9 @@ final class BenchAgent {
         String node = ScaleCluster.THIS_NODE;
         HnsDataplane dataplane = new HnsDataplane(hns, ScaleCluster.NETWORK, OwnershipJournal.open(stateDir), syncPeriod,
                 scheduler::nanoTime, new DriftBudget(DriftBudget.DEFAULT.period(), driftReads),
-                () -> UUID.randomUUID().toString());
+                () -> HnsIds.newId(ThreadLocalRandom.current()));
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
-                NodeNetworkFactory.withoutHostMac(node, ScaleCluster.SOURCE_VIP, "", ""), AgentMetrics.NOOP,
+                new NodeNetworkFactory(node, ScaleCluster.SOURCE_VIP, "", "", HostMacLookup.emulated()::macOf), AgentMetrics.NOOP,
                 Instant.EPOCH);
         ProxyHealthServer health = ProxyHealthServer.create("", syncPeriod, false, node, AgentMetrics.NOOP,
                 NO_EVENTS);
