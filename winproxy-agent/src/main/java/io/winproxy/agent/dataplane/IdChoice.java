@@ -41,6 +41,10 @@ public final class IdChoice {
         Kind(String text) {
             this.text = text;
         }
+
+        String withArticle() {
+            return (text.startsWith("e") ? "an " : "a ") + text;
+        }
     }
 
     private final Supplier<String> newId;
@@ -111,7 +115,7 @@ public final class IdChoice {
     void ignored(Kind kind, String sent, String got) {
         if (chosen) {
             chosen = false;
-            learnt = "HNS assigns its own IDs (a " + kind.text + " created as " + sent + " got " + got + ")";
+            learnt = "HNS assigns its own IDs (" + kind.withArticle() + " created as " + sent + " got " + got + ")";
             keep(learnt);
             logger.atWarn().setMessage("HNS gave a created object another ID than the one sent; winproxy lets HNS "
                     + "choose IDs from now on and journals the IDs HNS returns").addKeyValue("kind", kind.text)
@@ -123,7 +127,7 @@ public final class IdChoice {
     void rejected(Kind kind, String sent) {
         if (chosen) {
             chosen = false;
-            learnt = "HNS refuses caller-chosen IDs (E_INVALIDARG for a " + kind.text + " created as " + sent + ")";
+            learnt = "HNS refuses caller-chosen IDs (E_INVALIDARG for " + kind.withArticle() + " created as " + sent + ")";
             keep(learnt);
             logger.atWarn().setMessage("HNS refused a caller-chosen ID (E_INVALIDARG); winproxy lets HNS choose IDs "
                     + "from now on").addKeyValue("kind", kind.text).addKeyValue("sent", sent).log();
@@ -159,7 +163,7 @@ public final class IdChoice {
         String got = answered == null || answered.isEmpty() ? "" : HnsIds.normalize(answered);
         if (got.isEmpty()) {
             if (!chosen) {
-                throw new IllegalStateException("HNS created a " + kind.text + " without answering its ID");
+                throw new IllegalStateException("HNS created " + kind.withArticle() + " without answering its ID");
             }
             return id;
         }
