@@ -18,13 +18,7 @@ class ServiceRegistrarWindowsIT {
     @Test
     void aServiceIsRegisteredWithItsRecoveryActionsAndRemovedAgain() {
         JnaServiceConfigApi api = new JnaServiceConfigApi();
-        ServiceConfigApi.Handle manager;
-        try {
-            manager = api.openManager();
-        } catch (RegistrationException e) {
-            assumeTrue(e.win32Error() != RegistrationException.ACCESS_DENIED, "needs an elevated process");
-            throw e;
-        }
+        ServiceConfigApi.Handle manager = openManagerOrSkip(api);
         api.close(manager);
         ServiceRegistrar registrar = new ServiceRegistrar(api);
         String command = CommandLine.join(List.of(System.getenv("ComSpec"), "/c", "exit", "0"));
@@ -48,13 +42,7 @@ class ServiceRegistrarWindowsIT {
     @Test
     void replacingAServiceSomeoneStillHoldsOpenFailsWithTheMarkedForDeletionError() {
         JnaServiceConfigApi api = new JnaServiceConfigApi();
-        ServiceConfigApi.Handle manager;
-        try {
-            manager = api.openManager();
-        } catch (RegistrationException e) {
-            assumeTrue(e.win32Error() != RegistrationException.ACCESS_DENIED, "needs an elevated process");
-            throw e;
-        }
+        ServiceConfigApi.Handle manager = openManagerOrSkip(api);
         ServiceRegistrar registrar = new ServiceRegistrar(api, Duration.ofSeconds(1), Duration.ofMillis(100),
                 d -> Thread.sleep(d.toMillis()));
         String command = CommandLine.join(List.of(System.getenv("ComSpec"), "/c", "exit", "0"));
@@ -87,6 +75,16 @@ class ServiceRegistrarWindowsIT {
             }
         } finally {
             api.close(manager);
+        }
+    }
+
+    /** Opens the service manager; skips the test (rather than failing it) when the process is not elevated. */
+    private static ServiceConfigApi.Handle openManagerOrSkip(JnaServiceConfigApi api) {
+        try {
+            return api.openManager();
+        } catch (RegistrationException e) {
+            assumeTrue(e.win32Error() != RegistrationException.ACCESS_DENIED, "needs an elevated process");
+            throw e;
         }
     }
 }

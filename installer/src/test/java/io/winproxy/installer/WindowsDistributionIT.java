@@ -119,11 +119,7 @@ class WindowsDistributionIT {
     @Test
     void fromTheUnpackedZipTheAgentRunsAndTheDemoSaysInOneLineThatItIsNotShipped(@TempDir Path home)
             throws IOException, InterruptedException {
-        for (Map.Entry<String, byte[]> entry : zip.entrySet()) {
-            Path file = home.resolve(entry.getKey());
-            Files.createDirectories(file.getParent());
-            Files.write(file, entry.getValue());
-        }
+        unpack(home);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process version = new ProcessBuilder(java, "-jar", "winproxy-agent.jar", "--version").directory(home.toFile())
                 .redirectErrorStream(true).start();
@@ -162,11 +158,7 @@ class WindowsDistributionIT {
     @EnabledOnOs(OS.WINDOWS)
     void kubeProxyExeRunsTheAgentFromTheUnpackedZipAndPrintsKubeProxysVersion(@TempDir Path home)
             throws IOException, InterruptedException {
-        for (Map.Entry<String, byte[]> entry : zip.entrySet()) {
-            Path file = home.resolve(entry.getKey());
-            Files.createDirectories(file.getParent());
-            Files.write(file, entry.getValue());
-        }
+        unpack(home);
         ProcessBuilder builder = new ProcessBuilder(home.resolve("kube-proxy.exe").toString(), "--version")
                 .redirectErrorStream(true);
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
@@ -397,11 +389,7 @@ class WindowsDistributionIT {
 
     @Test
     void theStartScriptReadsFieldsTheAgentsHnsListPrints(@TempDir Path home) throws IOException, InterruptedException {
-        for (Map.Entry<String, byte[]> entry : zip.entrySet()) {
-            Path file = home.resolve(entry.getKey());
-            Files.createDirectories(file.getParent());
-            Files.write(file, entry.getValue());
-        }
+        unpack(home);
         // An emulated Calico VXLAN node: the Overlay network and the host endpoint that holds the source VIP.
         Path state = home.resolve("hns.json");
         Files.writeString(state, """
@@ -507,5 +495,14 @@ class WindowsDistributionIT {
     private static String text(String name) {
         assertThat(zip).containsKey(name);
         return new String(zip.get(name), StandardCharsets.UTF_8);
+    }
+
+    /** Writes every entry of the distribution zip below {@code home}, as an operator unpacking it does. */
+    private static void unpack(Path home) throws IOException {
+        for (Map.Entry<String, byte[]> entry : zip.entrySet()) {
+            Path file = home.resolve(entry.getKey());
+            Files.createDirectories(file.getParent());
+            Files.write(file, entry.getValue());
+        }
     }
 }

@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Proves that the dependency direction of ARCHITECTURE.md section 1 is enforced by the build, not by review: a copy
@@ -39,46 +41,22 @@ class DependencyDirectionIT {
         assertThat(result.exitCode()).as(result.output()).isZero();
     }
 
-    @Test
-    void jacksonInThePolicyCoreFailsTheBuild() throws Exception {
+    /** Each forbidden edge of the dependency graph, added alone, fails the module's validation. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        Jackson in the policy core               | vfp-policy | com.fasterxml.jackson.core:jackson-databind | compile
+        Jackson in test scope of the policy core | vfp-policy | com.fasterxml.jackson.core:jackson-databind | test
+        JNA in the policy core                   | vfp-policy | net.java.dev.jna:jna                        | compile
+        fabric8 in the policy core               | vfp-policy | io.fabric8:kubernetes-model-core            | compile
+        anything but the policy core in dsr      | dsr        | io.winproxy:hns-client                      | compile
+        a third-party library in dsr             | dsr        | com.fasterxml.jackson.core:jackson-databind | runtime
+        """)
+    void aForbiddenDependencyFailsTheBuild(String what, String module, String artifact, String scope)
+            throws Exception {
         copyPoms();
-        addDependency("vfp-policy", "com.fasterxml.jackson.core", "jackson-databind", "compile");
-        assertBanned(validate("vfp-policy"), "com.fasterxml.jackson.core:jackson-databind");
-    }
-
-    @Test
-    void jacksonEvenInTestScopeOfThePolicyCoreFailsTheBuild() throws Exception {
-        copyPoms();
-        addDependency("vfp-policy", "com.fasterxml.jackson.core", "jackson-databind", "test");
-        assertBanned(validate("vfp-policy"), "com.fasterxml.jackson.core:jackson-databind");
-    }
-
-    @Test
-    void jnaInThePolicyCoreFailsTheBuild() throws Exception {
-        copyPoms();
-        addDependency("vfp-policy", "net.java.dev.jna", "jna", "compile");
-        assertBanned(validate("vfp-policy"), "net.java.dev.jna:jna");
-    }
-
-    @Test
-    void fabric8InThePolicyCoreFailsTheBuild() throws Exception {
-        copyPoms();
-        addDependency("vfp-policy", "io.fabric8", "kubernetes-model-core", "compile");
-        assertBanned(validate("vfp-policy"), "io.fabric8:kubernetes-model-core");
-    }
-
-    @Test
-    void anythingButThePolicyCoreInDsrFailsTheBuild() throws Exception {
-        copyPoms();
-        addDependency("dsr", "io.winproxy", "hns-client", "compile");
-        assertBanned(validate("dsr"), "io.winproxy:hns-client");
-    }
-
-    @Test
-    void aThirdPartyLibraryInDsrFailsTheBuild() throws Exception {
-        copyPoms();
-        addDependency("dsr", "com.fasterxml.jackson.core", "jackson-databind", "runtime");
-        assertBanned(validate("dsr"), "com.fasterxml.jackson.core:jackson-databind");
+        String[] coordinates = artifact.split(":");
+        addDependency(module, coordinates[0], coordinates[1], scope);
+        assertBanned(validate(module), artifact);
     }
 
     private static void assertBanned(Result result, String artifact) {

@@ -143,18 +143,9 @@ public final class WindowsHnsClient implements HnsClient {
     }
 
     private List<HostComputeNetwork> networks(String query) {
-        return hcn.enumerateNetworks(query).stream()
-                .flatMap(id -> fetchNetwork(id, query).stream())
-                .toList();
-    }
-
-    private Optional<HostComputeNetwork> fetchNetwork(String id, String query) {
-        try (HcnHandle handle = hcn.openNetwork(id)) {
-            return Optional.of(read(hcn.queryNetworkProperties(handle, query), HostComputeNetwork.class,
-                    "HcnQueryNetworkProperties"));
-        } catch (HnsException e) {
-            return vanished(e, "network", id);
-        }
+        return enumerated(hcn.enumerateNetworks(query), "network", hcn::openNetwork,
+                handle -> read(hcn.queryNetworkProperties(handle, query), HostComputeNetwork.class,
+                        "HcnQueryNetworkProperties"));
     }
 
     // Endpoints
@@ -175,23 +166,17 @@ public final class WindowsHnsClient implements HnsClient {
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
         Guids.parse(id, "endpoint");
-        return openById(() -> hcn.openEndpoint(id), handle -> read(hcn.queryEndpointProperties(handle, queryAll),
-                HostComputeEndpoint.class, "HcnQueryEndpointProperties"));
+        return openById(() -> hcn.openEndpoint(id), handle -> queryEndpoint(handle, queryAll));
     }
 
     private List<HostComputeEndpoint> endpoints(String query) {
-        return hcn.enumerateEndpoints(query).stream()
-                .flatMap(id -> fetchEndpoint(id, query).stream())
-                .toList();
+        return enumerated(hcn.enumerateEndpoints(query), "endpoint", hcn::openEndpoint,
+                handle -> queryEndpoint(handle, query));
     }
 
-    private Optional<HostComputeEndpoint> fetchEndpoint(String id, String query) {
-        try (HcnHandle handle = hcn.openEndpoint(id)) {
-            return Optional.of(read(hcn.queryEndpointProperties(handle, query), HostComputeEndpoint.class,
-                    "HcnQueryEndpointProperties"));
-        } catch (HnsException e) {
-            return vanished(e, "endpoint", id);
-        }
+    private HostComputeEndpoint queryEndpoint(HcnHandle handle, String query) {
+        return read(hcn.queryEndpointProperties(handle, query), HostComputeEndpoint.class,
+                "HcnQueryEndpointProperties");
     }
 
     @Override
@@ -252,17 +237,8 @@ public final class WindowsHnsClient implements HnsClient {
     }
 
     private List<HostComputeLoadBalancer> loadBalancers(String query) {
-        return hcn.enumerateLoadBalancers(query).stream()
-                .flatMap(id -> fetchLoadBalancer(id, query).stream())
-                .toList();
-    }
-
-    private Optional<HostComputeLoadBalancer> fetchLoadBalancer(String id, String query) {
-        try (HcnHandle handle = hcn.openLoadBalancer(id)) {
-            return Optional.of(queryLoadBalancer(handle, query));
-        } catch (HnsException e) {
-            return vanished(e, "load balancer", id);
-        }
+        return enumerated(hcn.enumerateLoadBalancers(query), "load balancer", hcn::openLoadBalancer,
+                handle -> queryLoadBalancer(handle, query));
     }
 
     @Override
@@ -359,6 +335,21 @@ public final class WindowsHnsClient implements HnsClient {
             }
             throw e;
         }
+    }
+
+    /**
+     * The objects of {@code ids} (what an enumerate returned), each opened, {@code read} and closed in turn; one that
+     * HNS answers "not found" for was deleted since the enumerate and is skipped. Any other failure is thrown.
+     */
+    private static <T> List<T> enumerated(List<String> ids, String kind, Function<String, HcnHandle> open,
+                                          Function<HcnHandle, T> read) {
+        return ids.stream().flatMap(id -> {
+            try (HcnHandle handle = open.apply(id)) {
+                return Optional.of(read.apply(handle)).stream();
+            } catch (HnsException e) {
+                return WindowsHnsClient.<T>vanished(e, kind, id).stream();
+            }
+        }).toList();
     }
 
     private static <T> Optional<T> vanished(HnsException e, String what, String id) {

@@ -1,5 +1,7 @@
 package io.winproxy.hns.windows;
 
+import static io.winproxy.hns.windows.TestIds.ERROR_ALREADY_EXISTS;
+import static io.winproxy.hns.windows.TestIds.UNKNOWN_ID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,10 +21,7 @@ import org.junit.jupiter.api.condition.OS;
  */
 @EnabledOnOs(OS.LINUX)
 class HcnCallsTest {
-    private static final String UNKNOWN_ID = "0A0B0C0D-1111-2222-3333-444455556666";
     private static final int HCN_E_INVALID_JSON = 0x803B001B;
-    /** HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS). */
-    private static final int ERROR_ALREADY_EXISTS = 0x800700B7;
 
     private StandIn standIn;
     private HcnCalls calls;

@@ -1,5 +1,11 @@
 package io.winproxy.hns.windows;
 
+import static io.winproxy.hns.windows.TestIds.EP_ID;
+import static io.winproxy.hns.windows.TestIds.EP_ID_2;
+import static io.winproxy.hns.windows.TestIds.EP_ID_3;
+import static io.winproxy.hns.windows.TestIds.ERROR_ALREADY_EXISTS;
+import static io.winproxy.hns.windows.TestIds.LB_ID;
+import static io.winproxy.hns.windows.TestIds.UNKNOWN_ID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,13 +42,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledOnOs(OS.LINUX)
 class HnsClientParityTest {
-    private static final String UNKNOWN_ID = "0A0B0C0D-1111-2222-3333-444455556666";
-    private static final String LB_ID = "6F9619FF-8B86-D011-B42D-00C04FC964FF";
-    private static final String EP_ID = "1B4E28BA-2FA1-11D2-883F-0016D3CCA427";
-    private static final String EP_ID_2 = "1B4E28BA-2FA1-11D2-883F-0016D3CCA428";
-    private static final String EP_ID_3 = "1B4E28BA-2FA1-11D2-883F-0016D3CCA429";
-    /** HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS): an object of that kind already has the caller's id. */
-    private static final int ERROR_ALREADY_EXISTS = 0x800700B7;
 
     /**
      * A client with one overlay network whose pod subnet is 10.244.0.0/24, at HNS 15.4 until {@code version} is

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The immutable snapshot of what winproxy wants on the host: load balancers, remote endpoints and warnings, each list
@@ -152,11 +153,7 @@ public final class DesiredState {
         }
         Map<LoadBalancerKey, DesiredLoadBalancer> byKey = listedByKey;
         if (byKey == null) {
-            byKey = new HashMap<>();
-            for (DesiredLoadBalancer lb : loadBalancers) {
-                byKey.putIfAbsent(lb.key(), lb);
-            }
-            byKey = Map.copyOf(byKey);
+            byKey = firstByKey(loadBalancers, DesiredLoadBalancer::key);
             listedByKey = byKey;
         }
         return Optional.ofNullable(byKey.get(key));
@@ -169,14 +166,19 @@ public final class DesiredState {
         }
         Map<String, DesiredRemoteEndpoint> byIp = listedByIp;
         if (byIp == null) {
-            byIp = new HashMap<>();
-            for (DesiredRemoteEndpoint ep : remoteEndpoints) {
-                byIp.putIfAbsent(ep.ip(), ep);
-            }
-            byIp = Map.copyOf(byIp);
+            byIp = firstByKey(remoteEndpoints, DesiredRemoteEndpoint::ip);
             listedByIp = byIp;
         }
         return Optional.ofNullable(byIp.get(ip));
+    }
+
+    /** An immutable index of {@code items} by {@code key}; the first item with a key wins. */
+    private static <K, V> Map<K, V> firstByKey(List<V> items, Function<V, K> key) {
+        Map<K, V> index = new HashMap<>();
+        for (V item : items) {
+            index.putIfAbsent(key.apply(item), item);
+        }
+        return Map.copyOf(index);
     }
 
     /** What differs from the previous state of the calculator that made this one. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
@@ -44,25 +45,26 @@ final class RemoteEndpointIndex {
 
     /** Adds the ClusterIP endpoints and backend endpoints of a port's result. */
     void enter(Port port, ServicePortPolicy.Result result) {
-        for (DesiredRemoteEndpoint ep : result.clusterIpEndpoints()) {
-            IpRefs refs = refs(ep.ip());
-            refs.clusterIpPorts = insert(refs.clusterIpPorts, port);
-        }
-        for (DesiredRemoteEndpoint ep : result.remoteEndpoints()) {
-            IpRefs refs = refs(ep.ip());
-            refs.listers = insert(refs.listers, port);
-        }
+        change(port, result, RemoteEndpointIndex::insert);
     }
 
     /** Removes what {@link #enter} added for the same result. */
     void retract(Port port, ServicePortPolicy.Result result) {
+        change(port, result, RemoteEndpointIndex::without);
+    }
+
+    /**
+     * Applies {@code edit} ({@link #insert} or {@link #without}) with {@code port} to the ClusterIP-port list of each
+     * ClusterIP endpoint's IP and to the lister list of each backend endpoint's IP in {@code result}.
+     */
+    private void change(Port port, ServicePortPolicy.Result result, BiFunction<Port[], Port, Port[]> edit) {
         for (DesiredRemoteEndpoint ep : result.clusterIpEndpoints()) {
             IpRefs refs = refs(ep.ip());
-            refs.clusterIpPorts = without(refs.clusterIpPorts, port);
+            refs.clusterIpPorts = edit.apply(refs.clusterIpPorts, port);
         }
         for (DesiredRemoteEndpoint ep : result.remoteEndpoints()) {
             IpRefs refs = refs(ep.ip());
-            refs.listers = without(refs.listers, port);
+            refs.listers = edit.apply(refs.listers, port);
         }
     }
 

@@ -19,9 +19,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code winproxy hns fault set|clear|show --hns-state FILE}: the faults of an emulated host, for rehearsing HNS
@@ -31,9 +29,6 @@ import picocli.CommandLine.ParentCommand;
         subcommands = {HnsFaultCommand.SetCommand.class, HnsFaultCommand.ClearCommand.class,
                 HnsFaultCommand.ShowCommand.class})
 public final class HnsFaultCommand implements Callable<Integer> {
-    @ParentCommand
-    HnsCommand parent;
-
     @Override
     public Integer call() {
         throw new UsageException("hns fault: name a subcommand: set, clear or show");
@@ -41,13 +36,7 @@ public final class HnsFaultCommand implements Callable<Integer> {
 
     /** {@code hns fault set ...}: changes only the settings named; prints the result. */
     @Command(name = "set", description = "Add faults or latency; settings not named are kept.")
-    static final class SetCommand implements Callable<Integer> {
-        @ParentCommand
-        HnsFaultCommand parent;
-
-        @Mixin
-        HnsHostOptions host = new HnsHostOptions();
-
+    static final class SetCommand extends EmulatedHostCommand {
         @Option(names = "--rate", paramLabel = "FRACTION",
                 description = "Fail this fraction (0..1) of calls at random (0 removes random failures).")
         Double rate;
@@ -93,7 +82,7 @@ public final class HnsFaultCommand implements Callable<Integer> {
                 throw new UsageException("hns fault set: give at least one of --rate, --fail-next, --latency, "
                         + "--latency-of, --outage");
             }
-            HnsEmulator hns = host.openEmulated("hns fault set");
+            HnsEmulator hns = openHost();
             List<UnaryOperator<FaultSettings>> changes = new ArrayList<>();
             int code = hresult == null ? FaultSettings.DEFAULT_HRESULT : parseHresult(hresult);
             if (rate != null) {
@@ -143,46 +132,34 @@ public final class HnsFaultCommand implements Callable<Integer> {
                 updated = change.apply(updated);
             }
             hns.faults().set(updated);
-            print(parent.parent.root.context(), hns.faults().settings());
+            print(context(), hns.faults().settings());
             return 0;
         }
     }
 
     /** {@code hns fault clear}: removes every fault, the latency and the outage. */
     @Command(name = "clear", description = "Remove every fault, the latency and any outage.")
-    static final class ClearCommand implements Callable<Integer> {
-        @ParentCommand
-        HnsFaultCommand parent;
-
-        @Mixin
-        HnsHostOptions host = new HnsHostOptions();
-
+    static final class ClearCommand extends EmulatedHostCommand {
         @Override
         public Integer call() {
-            HnsEmulator hns = host.openEmulated("hns fault clear");
+            HnsEmulator hns = openHost();
             hns.faults().clear();
-            print(parent.parent.root.context(), hns.faults().settings());
+            print(context(), hns.faults().settings());
             return 0;
         }
     }
 
     /** {@code hns fault show [-o json]}. */
     @Command(name = "show", description = "Show the faults in effect.")
-    static final class ShowCommand implements Callable<Integer> {
-        @ParentCommand
-        HnsFaultCommand parent;
-
-        @Mixin
-        HnsHostOptions host = new HnsHostOptions();
-
+    static final class ShowCommand extends EmulatedHostCommand {
         @Option(names = {"-o", "--output"}, paramLabel = "json|text", description = "Output format (default: text).")
         OutputFormat output = OutputFormat.text;
 
         @Override
         public Integer call() {
-            HnsEmulator hns = host.openEmulated("hns fault show");
+            HnsEmulator hns = openHost();
             FaultSettings settings = hns.faults().settings();
-            CliContext context = parent.parent.root.context();
+            CliContext context = context();
             if (output == OutputFormat.json) {
                 context.out().println(HnsCommand.json(json(settings, hns.pendingRehydration().isPresent())));
             } else {

@@ -3,11 +3,8 @@ package io.winproxy.agent.cli;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.emulator.HnsRestart;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code winproxy hns restart [--down D] [--rehydrate-after D | --rehydrate-later] --hns-state FILE}: emulates an
@@ -16,13 +13,7 @@ import picocli.CommandLine.ParentCommand;
  * HNS rehydrates the policies it persisted.
  */
 @Command(name = "restart", description = "Emulate an HNS service restart on an emulated host (--hns-state FILE).")
-public final class HnsRestartCommand implements Callable<Integer> {
-    @ParentCommand
-    HnsCommand parent;
-
-    @Mixin
-    HnsHostOptions host = new HnsHostOptions();
-
+public final class HnsRestartCommand extends EmulatedHostCommand {
     @Option(names = "--down", paramLabel = "DURATION",
             description = "HNS answers every call with ERROR_SERVICE_NOT_ACTIVE for this long (default 0s).")
     String down;
@@ -45,7 +36,7 @@ public final class HnsRestartCommand implements Callable<Integer> {
         HnsRestart restart = rehydrateAfter != null
                 ? HnsRestart.rehydratingAfter(HnsFaultCommand.duration("--rehydrate-after", rehydrateAfter))
                 : rehydrateLater ? HnsRestart.rehydratingOnCommand() : HnsRestart.DROP;
-        HnsEmulator hns = host.openEmulated("hns restart");
+        HnsEmulator hns = openHost();
         HnsRestart.Counts dropped = hns.restartHns(restart.withDown(downtime));
         StringBuilder line = new StringBuilder("Restarted emulated HNS: dropped ").append(dropped.loadBalancers())
                 .append(" load balancer(s) and ").append(dropped.remoteEndpoints()).append(" remote endpoint(s)");
@@ -58,25 +49,19 @@ public final class HnsRestartCommand implements Callable<Integer> {
             case ON_COMMAND -> line.append("; 'hns rehydrate' brings them back with their old IDs");
             case NONE -> { }
         }
-        parent.root.context().out().println(line);
+        context().out().println(line);
         return 0;
     }
 
     /** {@code hns rehydrate}: brings back now what earlier restarts kept. */
     @Command(name = "rehydrate", description = "Bring back what an emulated HNS restart kept for rehydration.")
-    static final class Rehydrate implements Callable<Integer> {
-        @ParentCommand
-        HnsCommand parent;
-
-        @Mixin
-        HnsHostOptions host = new HnsHostOptions();
-
+    static final class Rehydrate extends EmulatedHostCommand {
         @Override
         public Integer call() {
-            HnsEmulator hns = host.openEmulated("hns rehydrate");
+            HnsEmulator hns = openHost();
             boolean pending = hns.pendingRehydration().isPresent();
             HnsRestart.Counts restored = hns.rehydrate();
-            parent.root.context().out().println(pending
+            context().out().println(pending
                     ? "Rehydrated " + restored.loadBalancers() + " load balancer(s) and " + restored.remoteEndpoints()
                             + " remote endpoint(s) with their old IDs"
                     : "Nothing to rehydrate");

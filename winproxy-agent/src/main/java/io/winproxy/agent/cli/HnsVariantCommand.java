@@ -10,10 +10,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code winproxy hns variant set|show|clear --hns-state FILE}: the {@link HnsVariant}s of an emulated host, plausible
@@ -24,9 +22,6 @@ import picocli.CommandLine.ParentCommand;
         subcommands = {HnsVariantCommand.SetCommand.class, HnsVariantCommand.ShowCommand.class,
                 HnsVariantCommand.ClearCommand.class})
 public final class HnsVariantCommand implements Callable<Integer> {
-    @ParentCommand
-    HnsCommand parent;
-
     @Override
     public Integer call() {
         throw new UsageException("hns variant: name a subcommand: set, show or clear");
@@ -34,13 +29,7 @@ public final class HnsVariantCommand implements Callable<Integer> {
 
     /** {@code hns variant set NAME...}: exactly the variants named are on afterwards. */
     @Command(name = "set", description = "Switch exactly these variants on (others off); NAME[,NAME]...")
-    static final class SetCommand implements Callable<Integer> {
-        @ParentCommand
-        HnsVariantCommand parent;
-
-        @Mixin
-        HnsHostOptions host = new HnsHostOptions();
-
+    static final class SetCommand extends EmulatedHostCommand {
         @Parameters(arity = "1..*", split = ",", paramLabel = "NAME",
                 description = "ids-ignored, ids-rejected, extra-flags, modify-noop, duplicate-frontend.")
         List<String> names;
@@ -48,48 +37,36 @@ public final class HnsVariantCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             Set<HnsVariant> variants = parse("hns variant set", names);
-            HnsEmulator hns = host.openEmulated("hns variant set");
+            HnsEmulator hns = openHost();
             hns.setVariants(variants);
-            print(parent.parent.root.context(), hns.variants());
+            print(context(), hns.variants());
             return 0;
         }
     }
 
     /** {@code hns variant clear}: back to the default profile. */
     @Command(name = "clear", description = "Switch every variant off (the default pessimistic profile only).")
-    static final class ClearCommand implements Callable<Integer> {
-        @ParentCommand
-        HnsVariantCommand parent;
-
-        @Mixin
-        HnsHostOptions host = new HnsHostOptions();
-
+    static final class ClearCommand extends EmulatedHostCommand {
         @Override
         public Integer call() {
-            HnsEmulator hns = host.openEmulated("hns variant clear");
+            HnsEmulator hns = openHost();
             hns.setVariants(Set.of());
-            print(parent.parent.root.context(), hns.variants());
+            print(context(), hns.variants());
             return 0;
         }
     }
 
     /** {@code hns variant show [-o json]}. */
     @Command(name = "show", description = "Show the variants switched on.")
-    static final class ShowCommand implements Callable<Integer> {
-        @ParentCommand
-        HnsVariantCommand parent;
-
-        @Mixin
-        HnsHostOptions host = new HnsHostOptions();
-
+    static final class ShowCommand extends EmulatedHostCommand {
         @Option(names = {"-o", "--output"}, paramLabel = "json|text", description = "Output format (default: text).")
         OutputFormat output = OutputFormat.text;
 
         @Override
         public Integer call() {
-            HnsEmulator hns = host.openEmulated("hns variant show");
+            HnsEmulator hns = openHost();
             Set<HnsVariant> variants = hns.variants();
-            CliContext context = parent.parent.root.context();
+            CliContext context = context();
             if (output == OutputFormat.json) {
                 JsonNodeFactory n = JsonNodeFactory.instance;
                 ObjectNode out = n.objectNode();

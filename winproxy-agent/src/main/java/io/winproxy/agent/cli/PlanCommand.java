@@ -1,7 +1,6 @@
 package io.winproxy.agent.cli;
 
 import io.winproxy.agent.config.ConfigException;
-import io.winproxy.agent.config.ProxyFlags;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,20 +18,14 @@ public final class PlanCommand implements Callable<Integer> {
     RootCommand root;
 
     @Mixin
-    ProxyFlags flags = new ProxyFlags();
-
-    @Mixin
-    HnsHostOptions host = new HnsHostOptions();
-
-    @Mixin
-    ClusterSourceOptions cluster = new ClusterSourceOptions();
+    OfflineInputs inputs = new OfflineInputs();
 
     @Option(names = {"-o", "--output"}, paramLabel = "json|text", description = "Output format (default: text).")
     OutputFormat output = OutputFormat.text;
 
     @Override
     public Integer call() throws ConfigException {
-        OfflineModel model = OfflineModel.compute(root.context(), flags, host, cluster);
+        OfflineModel model = inputs.compute(root.context());
         if (output == OutputFormat.json) {
             root.context().out().println(PlanOutput.jsonText(model.snapshot().desired(), model.plan()));
         } else {

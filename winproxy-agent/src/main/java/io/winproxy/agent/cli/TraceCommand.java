@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.winproxy.agent.config.ConfigException;
-import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.trace.Packet;
@@ -31,13 +30,7 @@ public final class TraceCommand implements Callable<Integer> {
     RootCommand root;
 
     @Mixin
-    ProxyFlags flags = new ProxyFlags();
-
-    @Mixin
-    HnsHostOptions host = new HnsHostOptions();
-
-    @Mixin
-    ClusterSourceOptions cluster = new ClusterSourceOptions();
+    OfflineInputs inputs = new OfflineInputs();
 
     @Option(names = "--src", required = true, paramLabel = "IP", description = "Source IP of the packet.")
     String src;
@@ -55,7 +48,7 @@ public final class TraceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws ConfigException, com.fasterxml.jackson.core.JsonProcessingException {
         Packet packet = packet();
-        OfflineModel model = OfflineModel.compute(root.context(), flags, host, cluster);
+        OfflineModel model = inputs.compute(root.context());
         TraceResult result = model.fromHnsState()
                 ? PacketTracer.trace(model.withLoadBalancersRead(packet.destinationPort(), packet.protocol()),
                         model.node(), packet, model.snapshot().desired())

@@ -5,14 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.winproxy.agent.dataplane.OwnershipJournal;
-import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
-import io.winproxy.hns.model.HostComputeEndpoint;
-import io.winproxy.hns.model.HostComputeLoadBalancer;
-import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,15 +23,10 @@ class HnsCommandTest {
 
     @BeforeEach
     void anEmulatedHostWithOneOwnedLoadBalancer() {
-        state = dir.resolve("hns.json");
-        HnsEmulator hns = HnsEmulator.builder().stateFile(state).build();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, null, "node-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("node-a", "10.244.1.0/24", "192.168.10.21")));
-        HostComputeEndpoint ep = host.ensureLocalEndpoint("10.244.1.7");
-        endpointId = ep.id();
-        HostComputeLoadBalancer lb = hns.createLoadBalancer(HostComputeLoadBalancer.of(List.of(ep.id()), "",
-                "10.96.0.10", new LoadBalancerPortMapping(LoadBalancerPortMapping.PROTOCOL_UDP, 53, 53, 0, 0), 0));
-        lbId = lb.id();
+        SharedEmulatedHost host = SharedEmulatedHost.in(dir);
+        state = host.state();
+        endpointId = host.pod().id();
+        lbId = host.agentSide().createLoadBalancer(host.dnsLoadBalancer()).id();
         OwnershipJournal journal = OwnershipJournal.open(dir);
         journal.recordLoadBalancer(lbId, "kube-system/kube-dns:dns", "10.96.0.10:53/UDP");
         journal.flush();

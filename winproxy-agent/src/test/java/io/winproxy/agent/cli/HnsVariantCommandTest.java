@@ -7,14 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
-import io.winproxy.hns.emulator.EmulatedHost;
-import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.emulator.HnsVariant;
-import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
-import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,39 +22,32 @@ class HnsVariantCommandTest {
     @TempDir
     Path dir;
 
-    private Path state;
-    private HnsEmulator agentSide;
-    private HostComputeEndpoint pod;
+    private SharedEmulatedHost host;
 
     @BeforeEach
     void anEmulatedHostUsedByAnotherProcess() {
-        state = dir.resolve("hns.json");
-        agentSide = HnsEmulator.builder().stateFile(state).build();
-        EmulatedHost host = new EmulatedHost(agentSide, EmulatedHost.NetworkType.L2BRIDGE, null, "node-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("node-a", "10.244.1.0/24", "192.168.10.21")));
-        pod = host.ensureLocalEndpoint("10.244.1.7");
+        host = SharedEmulatedHost.in(dir);
     }
 
     @Test
     void setSwitchesExactlyTheNamedVariantsOnForTheProcessUsingTheHost() throws Exception {
-        CliRunner.Result set = CliRunner.run("hns", "variant", "set", "--hns-state", state.toString(),
+        CliRunner.Result set = CliRunner.run("hns", "variant", "set", "--hns-state", host.stateFile(),
                 "ids-rejected,extra-flags", "duplicate-frontend");
 
         assertThat(set.exitCode()).as(set.err()).isZero();
         assertThat(set.out()).contains("ids-rejected: ").contains("extra-flags: ").contains("duplicate-frontend: ");
-        assertThat(agentSide.variants()).containsExactlyInAnyOrder(HnsVariant.IDS_REJECTED, HnsVariant.EXTRA_FLAGS,
-                HnsVariant.DUPLICATE_FRONTEND);
-        HostComputeLoadBalancer lb = HostComputeLoadBalancer.of(List.of(pod.id()), "", "10.96.0.10",
-                new LoadBalancerPortMapping(LoadBalancerPortMapping.PROTOCOL_UDP, 53, 53, 0, 0), 0);
-        assertThatThrownBy(() -> agentSide.createLoadBalancer(lb.withId("77696e70-7278-4000-8000-00000000000a")))
+        assertThat(host.agentSide().variants()).containsExactlyInAnyOrder(HnsVariant.IDS_REJECTED,
+                HnsVariant.EXTRA_FLAGS, HnsVariant.DUPLICATE_FRONTEND);
+        HostComputeLoadBalancer lb = host.dnsLoadBalancer();
+        assertThatThrownBy(() -> host.agentSide().createLoadBalancer(lb.withId("77696e70-7278-4000-8000-00000000000a")))
                 .isInstanceOfSatisfying(HnsException.class,
                         e -> assertThat(e.hresult()).isEqualTo(HResults.E_INVALIDARG));
 
         // A second set replaces the first.
-        CliRunner.run("hns", "variant", "set", "--hns-state", state.toString(), "modify-noop");
-        assertThat(agentSide.variants()).containsExactly(HnsVariant.MODIFY_NOOP);
+        CliRunner.run("hns", "variant", "set", "--hns-state", host.stateFile(), "modify-noop");
+        assertThat(host.agentSide().variants()).containsExactly(HnsVariant.MODIFY_NOOP);
 
-        CliRunner.Result json = CliRunner.run("hns", "variant", "show", "--hns-state", state.toString(), "-o",
+        CliRunner.Result json = CliRunner.run("hns", "variant", "show", "--hns-state", host.stateFile(), "-o",
                 "json");
         JsonNode doc = new ObjectMapper().readTree(json.out());
         assertThat(doc.get("variants")).hasSize(1);
@@ -68,28 +56,28 @@ class HnsVariantCommandTest {
 
     @Test
     void clearSwitchesEveryVariantOffAndShowSaysSo() {
-        agentSide.setVariants(java.util.Set.of(HnsVariant.IDS_IGNORED));
-        CliRunner.Result shown = CliRunner.run("hns", "variant", "show", "--hns-state", state.toString());
+        host.agentSide().setVariants(java.util.Set.of(HnsVariant.IDS_IGNORED));
+        CliRunner.Result shown = CliRunner.run("hns", "variant", "show", "--hns-state", host.stateFile());
         assertThat(shown.out()).startsWith("ids-ignored: creates ignore the caller's GUID");
 
-        CliRunner.Result cleared = CliRunner.run("hns", "variant", "clear", "--hns-state", state.toString());
+        CliRunner.Result cleared = CliRunner.run("hns", "variant", "clear", "--hns-state", host.stateFile());
 
         assertThat(cleared.exitCode()).isZero();
         assertThat(cleared.out()).isEqualTo("no variants: the default pessimistic profile only\n");
-        assertThat(agentSide.variants()).isEmpty();
+        assertThat(host.agentSide().variants()).isEmpty();
     }
 
     @Test
     void anUnknownNameIsOneLineNamingItAndTheKnownOnesExit2AndChangesNothing() {
-        agentSide.setVariants(java.util.Set.of(HnsVariant.EXTRA_FLAGS));
-        CliRunner.Result bad = CliRunner.run("hns", "variant", "set", "--hns-state", state.toString(),
+        host.agentSide().setVariants(java.util.Set.of(HnsVariant.EXTRA_FLAGS));
+        CliRunner.Result bad = CliRunner.run("hns", "variant", "set", "--hns-state", host.stateFile(),
                 "extra-flags,ids-random");
 
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.errLines()).isEqualTo(1);
         assertThat(bad.err()).startsWith("winproxy: hns variant set: unknown HNS variant 'ids-random' (known: "
                 + "ids-ignored, ids-rejected");
-        assertThat(agentSide.variants()).containsExactly(HnsVariant.EXTRA_FLAGS);
+        assertThat(host.agentSide().variants()).containsExactly(HnsVariant.EXTRA_FLAGS);
 
         CliRunner.Result noFile = CliRunner.run("hns", "variant", "show", "--hns-state",
                 dir.resolve("missing.json").toString());

@@ -1,5 +1,12 @@
 package io.winproxy.agent.dataplane;
 
+import static io.winproxy.agent.dataplane.DataplaneWorld.NODES;
+import static io.winproxy.agent.dataplane.DataplaneWorld.REMOTE;
+import static io.winproxy.agent.dataplane.DataplaneWorld.SYNC_PERIOD;
+import static io.winproxy.agent.dataplane.DataplaneWorld.WEB;
+import static io.winproxy.agent.dataplane.DataplaneWorld.desired;
+import static io.winproxy.agent.dataplane.DataplaneWorld.dns;
+import static io.winproxy.agent.dataplane.DataplaneWorld.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,7 +29,6 @@ import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.desired.LoadBalancerKind;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
-import io.winproxy.policy.model.ServicePortName;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanCalculator;
 import io.winproxy.policy.plan.PlanStep;
@@ -43,10 +49,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class HnsDataplaneTest {
-    private static final ServicePortName WEB = new ServicePortName("default", "web", "http", Protocol.TCP);
-    private static final ServicePortName DNS = new ServicePortName("kube-system", "kube-dns", "dns", Protocol.UDP);
-    private static final Duration SYNC_PERIOD = Duration.ofSeconds(30);
-
     @TempDir
     Path stateDir;
 
@@ -59,10 +61,7 @@ class HnsDataplaneTest {
         // HNS 15.5: modify works; the default echo profile (Windows Server 2025) drops the provider-address policy
         // and port-mapping flag 16 on read-back and returns upper-case IDs.
         hns = HnsEmulator.builder().version(MODIFY_WORKS).build();
-        host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "overlay", "win-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
-        host.syncLocalEndpoints(Set.of("10.244.1.5"));
+        host = DataplaneWorld.overlayHost(hns);
     }
 
     private static final HnsVersion MODIFY_WORKS = new HnsVersion(15, 5);
@@ -80,24 +79,6 @@ class HnsDataplaneTest {
     private void loseJournal() throws IOException {
         Files.deleteIfExists(stateDir.resolve(OwnershipJournal.FILE_NAME));
         Files.deleteIfExists(stateDir.resolve(OwnershipJournal.LOG_NAME));
-    }
-
-    private static DesiredLoadBalancer web(List<String> backends) {
-        return new DesiredLoadBalancer(WEB, LoadBalancerKind.CLUSTER_IP,
-                new LoadBalancerKey(IpFamily.IPV4, "10.96.0.80", Protocol.TCP, 80), 8080, backends, "", 0, 0, 0);
-    }
-
-    private static DesiredLoadBalancer dns() {
-        return new DesiredLoadBalancer(DNS, LoadBalancerKind.CLUSTER_IP,
-                new LoadBalancerKey(IpFamily.IPV4, "10.96.0.10", Protocol.UDP, 53), 53, List.of("10.244.1.5"), "", 0,
-                0, 0);
-    }
-
-    private static final DesiredRemoteEndpoint REMOTE = new DesiredRemoteEndpoint("10.244.2.6", "192.168.1.12",
-            "02-11-0a-f4-02-06");
-
-    private static DesiredState desired() {
-        return new DesiredState(List.of(web(List.of("10.244.1.5", "10.244.2.6")), dns()), List.of(REMOTE), List.of());
     }
 
     private static ApplyResult sync(HnsDataplane dp, DesiredState desired) {
@@ -447,8 +428,7 @@ class HnsDataplaneTest {
         hns.restartHns();
         host.syncLocalEndpoints(Set.of());
         host.deleteNetwork();
-        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
+        host.syncNetwork(NODES);
         host.syncLocalEndpoints(Set.of("10.244.1.5"));
 
         ApplyResult result = sync(dp, desired());
@@ -462,7 +442,7 @@ class HnsDataplaneTest {
             "02-11-0a-f4-02-06");
 
     private static DesiredState movedDesired() {
-        return new DesiredState(List.of(web(List.of("10.244.1.5", "10.244.2.6")), dns()), List.of(MOVED), List.of());
+        return new DesiredState(List.of(web(), dns()), List.of(MOVED), List.of());
     }
 
     private void moveWinB() {

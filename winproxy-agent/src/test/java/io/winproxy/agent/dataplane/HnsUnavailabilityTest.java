@@ -1,5 +1,11 @@
 package io.winproxy.agent.dataplane;
 
+import static io.winproxy.agent.dataplane.DataplaneWorld.NODES;
+import static io.winproxy.agent.dataplane.DataplaneWorld.REMOTE;
+import static io.winproxy.agent.dataplane.DataplaneWorld.SYNC_PERIOD;
+import static io.winproxy.agent.dataplane.DataplaneWorld.WEB;
+import static io.winproxy.agent.dataplane.DataplaneWorld.desired;
+import static io.winproxy.agent.dataplane.DataplaneWorld.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,13 +21,11 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
-import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.desired.LoadBalancerKind;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.Protocol;
-import io.winproxy.policy.model.ServicePortName;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanCalculator;
@@ -47,12 +51,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * its own GUID taken adopts the object; objects HNS restores after its restart are re-adopted, never duplicated.
  */
 class HnsUnavailabilityTest {
-    private static final ServicePortName WEB = new ServicePortName("default", "web", "http", Protocol.TCP);
-    private static final ServicePortName DNS = new ServicePortName("kube-system", "kube-dns", "dns", Protocol.UDP);
-    private static final Duration SYNC_PERIOD = Duration.ofSeconds(30);
-    private static final DesiredRemoteEndpoint REMOTE = new DesiredRemoteEndpoint("10.244.2.6", "192.168.1.12",
-            "02-11-0a-f4-02-06");
-
     @TempDir
     Path stateDir;
 
@@ -65,10 +63,7 @@ class HnsUnavailabilityTest {
     void setUp() {
         // HNS 15.5 with the Windows Server 2025 read-back (upper-case IDs, dropped fields).
         hns = HnsEmulator.builder().version(new HnsVersion(15, 5)).build();
-        host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "overlay", "win-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
-        host.syncLocalEndpoints(Set.of("10.244.1.5"));
+        host = DataplaneWorld.overlayHost(hns);
     }
 
     private HnsDataplane dataplane() {
@@ -79,22 +74,6 @@ class HnsUnavailabilityTest {
                     newIds.add(id);
                     return id;
                 });
-    }
-
-    private static DesiredLoadBalancer web() {
-        return new DesiredLoadBalancer(WEB, LoadBalancerKind.CLUSTER_IP,
-                new LoadBalancerKey(IpFamily.IPV4, "10.96.0.80", Protocol.TCP, 80), 8080,
-                List.of("10.244.1.5", "10.244.2.6"), "", 0, 0, 0);
-    }
-
-    private static DesiredLoadBalancer dns() {
-        return new DesiredLoadBalancer(DNS, LoadBalancerKind.CLUSTER_IP,
-                new LoadBalancerKey(IpFamily.IPV4, "10.96.0.10", Protocol.UDP, 53), 53, List.of("10.244.1.5"), "", 0,
-                0, 0);
-    }
-
-    private static DesiredState desired() {
-        return new DesiredState(List.of(web(), dns()), List.of(REMOTE), List.of());
     }
 
     private static DesiredState webOnly() {
@@ -319,8 +298,7 @@ class HnsUnavailabilityTest {
         // The operator moves winproxy to another network with the same state directory: the owned remote endpoint of
         // the old network is not in the new one, so its ID is remembered as vanished and reused for the new create.
         EmulatedHost other = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "overlay2", "win-a");
-        String otherId = other.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12"))).id();
+        String otherId = other.syncNetwork(NODES).id();
         other.syncLocalEndpoints(Set.of("10.244.1.5"));
         HnsDataplane moved = new HnsDataplane(hns, "overlay2", OwnershipJournal.open(stateDir), SYNC_PERIOD,
                 nanos::get, new DriftBudget(SYNC_PERIOD, 100), () -> UUID.randomUUID().toString());

@@ -2,14 +2,12 @@ package io.winproxy.agent.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.winproxy.agent.health.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -152,23 +150,7 @@ class OwnershipJournalTest {
 
     @Test
     void vanishedObjectsAreRememberedAcrossARestartForTenMinutesAndCanBeReadoptedOrReused() {
-        AtomicLong millis = new AtomicLong(1_000_000);
-        Clock clock = new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.ofEpochMilli(millis.get());
-            }
-        };
+        FakeClock clock = new FakeClock(Instant.ofEpochMilli(1_000_000), ZoneOffset.UTC);
         OwnershipJournal journal = OwnershipJournal.open(dir, clock);
         OwnershipJournal.LoadBalancerEntry web = new OwnershipJournal.LoadBalancerEntry("default/web:http",
                 "10.96.0.80:80/TCP", false, "fp-1");
@@ -189,7 +171,7 @@ class OwnershipJournalTest {
         assertThat(reopened.reuseVanishedRemoteEndpointId("10.244.2.6")).contains("ep-1");
         assertThat(reopened.reuseVanishedRemoteEndpointId("10.244.2.6")).isEmpty();
         assertThat(reopened.readoptRemoteEndpoint("ep-1")).isFalse();
-        millis.addAndGet(OwnershipJournal.VANISHED_RETENTION.toMillis() + 1);
+        clock.step(OwnershipJournal.VANISHED_RETENTION.plusMillis(1));
         assertThat(reopened.expireVanished()).isEqualTo(1);
         assertThat(reopened.reuseVanishedLoadBalancerId("10.96.0.81:80/TCP", false)).isEmpty();
         reopened.flush();

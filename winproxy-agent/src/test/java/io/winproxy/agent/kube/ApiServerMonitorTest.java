@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
-import java.time.Clock;
+import io.winproxy.agent.health.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 class ApiServerMonitorTest {
     private static final String SERVER = "https://10.0.0.1:6443/";
 
-    private final MutableClock clock = new MutableClock();
+    private final FakeClock clock = new FakeClock(Instant.parse("2024-05-01T10:00:00Z"), ZoneOffset.UTC);
     private final FakeTarget services = new FakeTarget("Services");
     private final FakeTarget slices = new FakeTarget("EndpointSlices");
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
@@ -55,12 +55,12 @@ class ApiServerMonitorTest {
         assertThat(monitor.inOutage()).isTrue();
         services.failing = true;
         for (int s = 0; s < 75; s++) {
-            clock.advance(Duration.ofSeconds(1));
+            clock.step(Duration.ofSeconds(1));
             monitor.tick();
         }
         assertThat(services.probes).as("one probe every 5 s").isBetween(14, 16);
         services.failing = false;
-        clock.advance(Duration.ofSeconds(5));
+        clock.step(Duration.ofSeconds(5));
         monitor.tick();
 
         assertThat(lines()).containsExactly(
@@ -82,13 +82,13 @@ class ApiServerMonitorTest {
                 .withReason("NotFound").build()));
         slices.failing = true;
         for (int s = 0; s < 30; s++) {
-            clock.advance(Duration.ofSeconds(1));
+            clock.step(Duration.ofSeconds(1));
             monitor.tick();
         }
         assertThat(monitor.inOutage()).isTrue();
         assertThat(services.relists).isZero();
         slices.failing = false;
-        clock.advance(Duration.ofSeconds(6));
+        clock.step(Duration.ofSeconds(6));
         monitor.tick();
 
         assertThat(lines()).hasSize(2);
@@ -182,29 +182,6 @@ class ApiServerMonitorTest {
         @Override
         public void relist() {
             relists++;
-        }
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now = Instant.parse("2024-05-01T10:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }

@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.winproxy.agent.demo.EmbeddedApiServer;
+import io.winproxy.agent.health.FakeClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -90,13 +90,13 @@ class KubeEventRecorderIT {
 
     @Test
     void anEventRepeatedAfterTheAggregationWindowStartsANewEvent() throws InterruptedException {
-        MutableClock clock = new MutableClock();
+        FakeClock clock = clockAtStart();
         recorder.close();
         recorder = new KubeEventRecorder(server.client(), "win-node-1", clock, 10);
 
         recorder.event("Node", "", "win-node-1", "Normal", "Starting", "Starting kube-proxy.");
         recorder.flush(Duration.ofSeconds(10));
-        clock.now = clock.now.plus(Duration.ofMinutes(11));
+        clock.step(Duration.ofMinutes(11));
         recorder.event("Node", "", "win-node-1", "Normal", "Starting", "Starting kube-proxy.");
         recorder.flush(Duration.ofSeconds(10));
 
@@ -122,7 +122,7 @@ class KubeEventRecorderIT {
 
     @Test
     void oneObjectMayNotFloodTheApiWithDistinctEvents() throws InterruptedException {
-        MutableClock clock = new MutableClock();
+        FakeClock clock = clockAtStart();
         recorder.close();
         recorder = new KubeEventRecorder(server.client(), "win-node-1", clock, 1000);
 
@@ -131,7 +131,7 @@ class KubeEventRecorderIT {
         }
         recorder.event("Service", "default", "quiet", "Warning", "Once", "only one");
         assertThat(recorder.flush(Duration.ofSeconds(20))).isTrue();
-        clock.now = clock.now.plus(Duration.ofMinutes(5));
+        clock.step(Duration.ofMinutes(5));
         recorder.event("Service", "default", "noisy", "Warning", "Flapping", "after a pause");
         assertThat(recorder.flush(Duration.ofSeconds(20))).isTrue();
 
@@ -140,22 +140,7 @@ class KubeEventRecorderIT {
         assertThat(recorder.droppedEvents()).isEqualTo(5);
     }
 
-    private static final class MutableClock extends Clock {
-        volatile Instant now = Instant.parse("2026-01-15T10:00:00Z");
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
+    private static FakeClock clockAtStart() {
+        return new FakeClock(Instant.parse("2026-01-15T10:00:00Z"), ZoneOffset.UTC);
     }
 }

@@ -6,7 +6,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
-import java.time.Clock;
+import io.winproxy.agent.health.FakeClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -21,24 +22,9 @@ import org.slf4j.LoggerFactory;
 class MappingWarningsTest {
     private final Logger logger = (Logger) LoggerFactory.getLogger(MappingWarnings.class);
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private Instant now = Instant.parse("2026-11-26T10:00:00Z");
+    private final FakeClock clock = new FakeClock(Instant.parse("2026-11-26T10:00:00Z"), ZoneOffset.UTC);
 
-    private final MappingWarnings warnings = new MappingWarnings(new Clock() {
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    });
+    private final MappingWarnings warnings = new MappingWarnings(clock);
 
     @BeforeEach
     void attach() {
@@ -68,10 +54,10 @@ class MappingWarningsTest {
     void theSameWarningRepeatedByEveryUpdateIsHeldBackAndCountedOnTheNextLine() {
         for (int i = 0; i < 50; i++) {
             warnings.accept("Service default/web: no spec; mapped with no ports");
-            now = now.plusSeconds(1);
+            clock.step(Duration.ofSeconds(1));
         }
         assertThat(lines()).containsExactly("No spec; mapped with no ports service=\"default/web\"");
-        now = now.plus(MappingWarnings.REPEAT_WINDOW);
+        clock.step(MappingWarnings.REPEAT_WINDOW);
         warnings.accept("Service default/web: no spec; mapped with no ports");
         assertThat(lines()).hasSize(2).last().isEqualTo(
                 "No spec; mapped with no ports service=\"default/web\" repeated=49");

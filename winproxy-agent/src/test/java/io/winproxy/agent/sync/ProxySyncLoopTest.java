@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.OwnershipJournal;
+import io.winproxy.agent.health.FakeClock;
 import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
@@ -222,24 +223,7 @@ class ProxySyncLoopTest {
 
     @Test
     void aPartialSyncCountsAsProgressButLeavesTheRestQueuedForHealth() {
-        java.util.concurrent.atomic.AtomicReference<Instant> now =
-                new java.util.concurrent.atomic.AtomicReference<>(Instant.parse("2026-11-26T10:00:00Z"));
-        Clock clock = new Clock() {
-            @Override
-            public java.time.ZoneId getZone() {
-                return java.time.ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now.get();
-            }
-        };
+        FakeClock clock = new FakeClock(Instant.parse("2026-11-26T10:00:00Z"), java.time.ZoneOffset.UTC);
         ProxierHealth proxier = new ProxierHealth(Duration.ofSeconds(60), clock);
         ProxyHealthServer partialHealth = new ProxyHealthServer(null, proxier, false, "win-a", AgentMetrics.NOOP,
                 (kind, ns, name, type, reason, message) -> { }, Duration.ofSeconds(1));
@@ -273,7 +257,7 @@ class ProxySyncLoopTest {
         assertThat(proxier.isHealthy()).isTrue();
 
         // No further chunk runs (the scheduler is stopped): the rest is still queued, so health times out.
-        now.set(now.get().plusSeconds(61));
+        clock.step(Duration.ofSeconds(61));
         assertThat(proxier.isHealthy()).as("the rest of a partial sync is still pending").isFalse();
     }
 

@@ -1,0 +1,25 @@
+package io.winproxy.agent.cli;
+
+import io.winproxy.agent.config.ConfigException;
+import io.winproxy.agent.config.ProxyFlags;
+import picocli.CommandLine.Mixin;
+
+/**
+ * The inputs {@code plan} and {@code trace} share, as one picocli mixin: the proxy's flags (and {@code --config}),
+ * the host options ({@link HnsHostOptions}) and where the cluster is read ({@link ClusterSourceOptions}).
+ */
+public final class OfflineInputs {
+    @Mixin
+    ProxyFlags flags = new ProxyFlags();
+
+    @Mixin
+    HnsHostOptions host = new HnsHostOptions();
+
+    @Mixin
+    ClusterSourceOptions cluster = new ClusterSourceOptions();
+
+    /** The read-only model of these inputs ({@link OfflineModel#compute}). */
+    OfflineModel compute(CliContext context) throws ConfigException {
+        return OfflineModel.compute(context, flags, host, cluster);
+    }
+}
