@@ -115,17 +115,18 @@ final class HostCache {
 
     /** An endpoint winproxy adopted: owned from now on, so no longer kept as read. */
     void adoptedEndpoint(String id) {
-        dropRead(id);
+        vanishedEndpoint(id);
         drift.track(id);
     }
 
     /** An endpoint winproxy deleted (or found gone): forgotten, also from the last enumerate. */
     void deletedEndpoint(String id) {
         forgottenEndpoints.add(id);
-        dropRead(id);
+        vanishedEndpoint(id);
     }
 
-    private void dropRead(String id) {
+    /** An endpoint the enumerate no longer lists (or one no longer kept as read): its read view is dropped. */
+    void vanishedEndpoint(String id) {
         if (endpoints.remove(id) != null) {
             endpointsVersion++;
         }

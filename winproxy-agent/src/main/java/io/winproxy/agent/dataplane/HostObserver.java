@@ -176,7 +176,8 @@ final class HostObserver {
             ObservedEndpoint known = cache.endpoints().get(id);
             if (known != null) {
                 changedIps.addAll(known.ips());
-                cache.deletedEndpoint(id);
+                // The enumerate already dropped it: only the read view goes (deletedEndpoint is the executor's).
+                cache.vanishedEndpoint(id);
             }
             unreadEndpoints.remove(id);
         }
