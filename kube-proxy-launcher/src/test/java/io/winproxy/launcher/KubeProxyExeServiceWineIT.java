@@ -187,6 +187,10 @@ class KubeProxyExeServiceWineIT {
     private Status status() throws IOException, InterruptedException {
         WindowsApiHost.Result query = sc("query", name);
         assertThat(query.exitCode()).as("sc query: %s%s", query.stdout(), query.stderr()).isZero();
+        return parse(query);
+    }
+
+    private static Status parse(WindowsApiHost.Result query) {
         return new Status(field(query.stdout(), "STATE"), field(query.stdout(), "WIN32_EXIT_CODE"),
                 field(query.stdout(), "SERVICE_EXIT_CODE"));
     }
@@ -197,16 +201,24 @@ class KubeProxyExeServiceWineIT {
         return Integer.parseInt(matcher.group(1));
     }
 
+    /**
+     * Polls {@code sc query} until the service is in the state. A query that fails on the way is polled again: on a
+     * loaded CI machine Wine's sc.exe once exited 1 without a word (its status query failed) while the service was
+     * stop-pending. Only the deadline fails the test, with the last answer in its message.
+     */
     private Status awaitState(int state) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        Status status = status();
-        while (status.state() != state) {
-            assertThat(System.nanoTime()).as("state %s within %s; now %s", state, TIMEOUT, status.state())
+        while (true) {
+            WindowsApiHost.Result query = sc("query", name);
+            String now = query.exitCode() == 0 ? "state " + parse(query).state()
+                    : "sc query exit " + query.exitCode() + ": " + query.stdout() + query.stderr();
+            if (query.exitCode() == 0 && parse(query).state() == state) {
+                return parse(query);
+            }
+            assertThat(System.nanoTime()).as("state %s within %s; last: %s", state, TIMEOUT, now)
                     .isLessThan(deadline);
             Thread.sleep(200);
-            status = status();
         }
-        return status;
     }
 
     private List<String> recorded() throws IOException {
