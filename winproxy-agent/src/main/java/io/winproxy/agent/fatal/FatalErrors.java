@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * Ends the process on any {@link Error} (OutOfMemoryError, StackOverflowError, ...) in one of the agent's threads,
  * so that its supervisor (the SCM, nssm, the kubelet) restarts it instead of a half-dead agent staying up.
  *
- * <p>Contract of {@link #fatal}: one log line {@code fatal error, exiting thread="T" error="E"} (ERROR, which also
+ * <p>Contract of {@link #fatal}: one log line {@code "fatal error, exiting" thread="T" error="E"} (ERROR, which also
  * reaches stderr), then {@code Runtime.halt(}{@value #EXIT_CODE}{@code )}: shutdown hooks do not run (they could
  * need memory or wait on the dead thread). A 256 KiB reserve allocated at class load is dropped first, so that the
  * line has memory to be formatted in; when logging fails anyway, a line preformatted at class load is written to
@@ -85,8 +85,8 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
             return;
         }
         try {
-            logger.error("thread ended by an uncaught exception thread=\"{}\" error=\"{}\"", thread.getName(),
-                    oneLine(e));
+            logger.atError().setMessage("thread ended by an uncaught exception").addKeyValue("thread", thread.getName())
+                    .addKeyValue("error", oneLine(e)).log();
         } catch (Throwable ignored) {
             // nothing more can be done for a thread that is already gone
         }
@@ -112,7 +112,8 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
         }
         reserve = null;
         try {
-            logger.error("fatal error, exiting thread=\"{}\" error=\"{}\"", thread.getName(), oneLine(error));
+            logger.atError().setMessage("fatal error, exiting").addKeyValue("thread", thread.getName())
+                    .addKeyValue("error", oneLine(error)).log();
         } catch (Throwable loggingFailed) {
             try {
                 stderr.write(error instanceof OutOfMemoryError ? FALLBACK_OOM_LINE : FALLBACK_LINE);

@@ -56,9 +56,8 @@ class FatalErrorsTest {
             scheduler.close(Duration.ofSeconds(1));
         }
         assertThat(log.list).hasSize(1);
-        assertThat(log.list.get(0).getFormattedMessage())
-                .isEqualTo("fatal error, exiting thread=\"winproxy-sync\" error=\"java.lang.OutOfMemoryError: Java "
-                        + "heap space\"");
+        assertThat(line(log.list.get(0)))
+                .isEqualTo("fatal error, exiting thread=winproxy-sync error=java.lang.OutOfMemoryError: Java heap space");
         assertThat(log.list.get(0).getThrowableProxy()).as("one line, no stack trace").isNull();
     }
 
@@ -73,8 +72,7 @@ class FatalErrorsTest {
             thread.start();
             thread.join(5_000);
             assertThat(halts.poll(5, TimeUnit.SECONDS)).isEqualTo(1);
-            assertThat(log.list.get(0).getFormattedMessage()).doesNotContain("\n")
-                    .contains("thread=\"informer\"");
+            assertThat(line(log.list.get(0))).doesNotContain("\n").contains("thread=informer");
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(before);
         }
@@ -84,8 +82,8 @@ class FatalErrorsTest {
     void anUncaughtExceptionThatIsNotAnErrorIsLoggedAndTheProcessGoesOn() throws Exception {
         FatalErrors.process().uncaughtException(new Thread("worker"), new IllegalStateException("boom"));
         assertThat(halts.poll(200, TimeUnit.MILLISECONDS)).isNull();
-        assertThat(log.list.get(0).getFormattedMessage()).isEqualTo(
-                "thread ended by an uncaught exception thread=\"worker\" error=\"java.lang.IllegalStateException: boom\"");
+        assertThat(line(log.list.get(0))).isEqualTo(
+                "thread ended by an uncaught exception thread=worker error=java.lang.IllegalStateException: boom");
     }
 
     @Test
@@ -120,6 +118,15 @@ class FatalErrorsTest {
         assertThat(halts.poll(5, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(halts.poll(5, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(log.list).hasSize(1);
-        assertThat(log.list.get(0).getFormattedMessage()).contains("first");
+        assertThat(line(log.list.get(0))).contains("first");
+    }
+
+    /** The message and its key/values as klog writes them, unquoted: what the line says. */
+    private static String line(ILoggingEvent event) {
+        StringBuilder line = new StringBuilder(event.getFormattedMessage());
+        if (event.getKeyValuePairs() != null) {
+            event.getKeyValuePairs().forEach(kv -> line.append(' ').append(kv.key).append('=').append(kv.value));
+        }
+        return line.toString();
     }
 }
