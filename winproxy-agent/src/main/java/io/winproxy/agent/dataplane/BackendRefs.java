@@ -12,8 +12,9 @@ import java.util.Set;
 
 /**
  * The HNS endpoint each backend of a load balancer references during one apply: an {@link EndpointResolver} over the
- * observed endpoints, built on first use (plans that only adopt or delete need none: 100,000 endpoints are not free),
- * and kept current as the apply creates, adopts and deletes endpoints. Resolves with the plan's provider addresses, so
+ * observed endpoints that hold a backend IP of one of the plan's load-balancer steps, built on first use (plans that
+ * only adopt or delete need none) in one pass that allocates nothing for the other endpoints (a sync for one change
+ * must not index 100,000 of them), and kept current as the apply creates, adopts and deletes endpoints. Resolves with the plan's provider addresses, so
  * that the fingerprints recorded are the ones the next plan computes.
  *
  * <p>Used once, by the sync thread.
@@ -24,6 +25,8 @@ final class BackendRefs {
     private final OwnershipJournal journal;
     private final Set<String> deleted = new HashSet<>();
     private EndpointResolver resolver;
+    /** The backend IPs the resolver holds endpoints for: those of the plan's load-balancer steps. */
+    private Set<String> indexedIps;
 
     BackendRefs(Plan plan, List<ObservedEndpoint> observed, OwnershipJournal journal) {
         this.plan = plan;
@@ -52,9 +55,15 @@ final class BackendRefs {
 
     private EndpointResolver resolver() {
         if (resolver == null) {
+            indexedIps = new HashSet<>();
+            for (PlanStep step : plan.steps()) {
+                if (step instanceof PlanStep.LoadBalancerStep lb) {
+                    indexedIps.addAll(lb.loadBalancer().backends());
+                }
+            }
             resolver = new EndpointResolver(plan.providerAddresses());
             for (ObservedEndpoint ep : observed) {
-                if (!deleted.contains(ep.id())) {
+                if (holdsAny(ep, indexedIps) && !deleted.contains(ep.id())) {
                     resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
                 }
             }
@@ -67,11 +76,36 @@ final class BackendRefs {
         return resolver;
     }
 
+    /** Adds the observed endpoints that hold one of {@code backends} not indexed yet. */
+    private void index(List<String> backends) {
+        Set<String> more = new HashSet<>(backends);
+        more.removeAll(indexedIps);
+        indexedIps.addAll(more);
+        for (ObservedEndpoint ep : observed) {
+            if (holdsAny(ep, more) && !deleted.contains(ep.id())) {
+                resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
+            }
+        }
+    }
+
+    private static boolean holdsAny(ObservedEndpoint ep, Set<String> ips) {
+        for (String ip : ep.ips()) {
+            if (ips.contains(ip)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Per backend: the endpoint it resolves to now, or "". */
     List<String> refs(DesiredLoadBalancer desired) {
+        EndpointResolver resolver = resolver();
+        if (!indexedIps.containsAll(desired.backends())) {
+            index(desired.backends()); // not one of the plan's steps (no caller does this today)
+        }
         List<String> refs = new ArrayList<>(desired.backends().size());
         for (String ip : desired.backends()) {
-            String id = resolver().resolve(ip);
+            String id = resolver.resolve(ip);
             refs.add(id == null ? "" : id);
         }
         return refs;

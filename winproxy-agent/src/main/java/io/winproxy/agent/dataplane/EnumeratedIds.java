@@ -2,14 +2,22 @@ package io.winproxy.agent.dataplane;
 
 import io.winproxy.policy.plan.HnsIds;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The IDs of one kind of HNS object as the last enumerate listed them, compared with the next enumerate in one pass
- * over the list, without allocating per listed ID and without building a set per sync: each ID as HNS spells it is
- * looked up in an open-addressing table of the known (lower-case) IDs by a case-insensitive hash and comparison, so
- * only an ID never seen before is normalised ({@link HnsIds#normalize}). The table holds one reference and one int per
- * slot (about 100 bytes an ID with the ID's own string), so 110,000 IDs cost about 11 MB.
+ * The IDs of one kind of HNS object as the last enumerate listed them, compared with the next enumerate at a cost
+ * proportional to what changed plus one {@link String#equals} per listed ID: HNS lists the same objects in the same
+ * order from one enumerate to the next, so the texts that equal the previous list's at the same place from the start
+ * (the common prefix) and from the end (the common suffix) are known without a lookup. Only the middle between them
+ * goes through an open-addressing table of the known (lower-case) IDs, looked up by a case-insensitive hash and
+ * comparison, so only an ID never seen before is normalised ({@link HnsIds#normalize}). A list in another order, or
+ * with an ID listed twice, is compared in full (every ID looked up): correct, only slower. The table holds one
+ * reference and one int per slot (about 100 bytes an ID with the ID's own string), so 110,000 IDs cost about 11 MB.
  *
  * <p>Not thread-safe: the sync thread only.
  */
@@ -23,61 +31,157 @@ final class EnumeratedIds {
         }
     }
 
+    private static final String[] NONE = new String[0];
+
     private String[] keys = new String[16];
     /** The generation (enumerate) in which each slot's ID was last listed. */
     private int[] seen = new int[16];
     private int size;
     private int generation;
-    /** The IDs in the order the last enumerate listed them (the strings of the table). */
+    /** The last enumerate as HNS spelled it, and the lower-case ID at each of its places. */
+    private String[] texts = NONE;
+    private String[] keyAt = NONE;
+    /** Whether the last enumerate is not comparable place by place (first, repeats, or not read yet). */
+    private boolean compareInFull = true;
+    /** IDs winproxy created since the last enumerate, in order (see {@link #expect}). */
+    private final List<String> expected = new ArrayList<>();
+    /**
+     * Whether an expected ID was forgotten since the last enumerate (deleted and created again): it may stand in the
+     * previous list, whose middle is checked by the marks that only a lookup sets, so every ID is looked up.
+     */
+    private boolean expectedWasForgotten;
+    /** IDs forgotten since the last enumerate: where one is listed again it must not count as known. */
+    private final Set<String> forgotten = new HashSet<>();
+    /** The last enumerate's IDs in order without repeats, built when asked for. */
     private List<String> ids = List.of();
 
     /** Takes the IDs an enumerate listed (as HNS spells them) and says what changed. */
     Diff update(List<String> listed) {
         generation++;
+        String[] next = listed.toArray(NONE);
+        int prefix = 0;
+        int suffix = 0;
+        if (!compareInFull) {
+            int common = Math.min(next.length, texts.length);
+            while (prefix < common && next[prefix].equals(texts[prefix]) && still(keyAt[prefix])) {
+                prefix++;
+            }
+            while (suffix < common - prefix && next[next.length - 1 - suffix].equals(texts[texts.length - 1 - suffix])
+                    && still(keyAt[texts.length - 1 - suffix])) {
+                suffix++;
+            }
+        }
+        forgotten.clear();
+        String[] nextKeys = new String[next.length];
+        System.arraycopy(keyAt, 0, nextKeys, 0, prefix);
+        System.arraycopy(keyAt, texts.length - suffix, nextKeys, next.length - suffix, suffix);
         List<String> appeared = null;
-        List<String> order = new ArrayList<>(listed.size());
-        int listedKnown = 0;
-        for (String text : listed) {
-            int slot = find(text);
+        int listedAgain = 0;
+        int repeats = 0;
+        // IDs winproxy created since are usually listed in the order it created them: matched in that order by a
+        // comparison, without a lookup (when the comparison falls through to the table, every ID still has a slot;
+        // a full comparison looks every ID up, for the marks it sweeps by).
+        int matched = 0;
+        boolean inOrder = !compareInFull && !expectedWasForgotten;
+        expectedWasForgotten = false;
+        for (int i = prefix; i < next.length - suffix; i++) {
+            if (inOrder && matched < expected.size() && sameId(expected.get(matched), next[i])) {
+                nextKeys[i] = expected.get(matched++);
+                listedAgain++;
+                continue;
+            }
+            int slot = find(next[i]);
             if (slot < 0) {
-                String id = HnsIds.normalize(text);
+                String id = HnsIds.normalize(next[i]);
                 slot = insert(id);
                 if (appeared == null) {
                     appeared = new ArrayList<>();
                 }
                 appeared.add(id);
-            } else if (seen[slot] != generation) {
-                listedKnown++;
+            } else if (seen[slot] == generation) {
+                repeats++;
             } else {
-                continue; // listed twice
+                listedAgain++;
             }
             seen[slot] = generation;
-            order.add(keys[slot]);
+            nextKeys[i] = keys[slot];
         }
         List<String> vanished = null;
-        int known = size - (appeared == null ? 0 : appeared.size());
-        if (listedKnown < known) {
-            vanished = new ArrayList<>(known - listedKnown);
-            for (int slot = 0; slot < keys.length; slot++) {
-                while (keys[slot] != null && seen[slot] != generation) {
-                    vanished.add(keys[slot]);
-                    remove(slot); // shifts a later entry into this slot: look at it again
+        if (compareInFull) {
+            int known = size - (appeared == null ? 0 : appeared.size());
+            if (listedAgain < known) {
+                vanished = new ArrayList<>(known - listedAgain);
+                for (int slot = 0; slot < keys.length; slot++) {
+                    while (keys[slot] != null && seen[slot] != generation) {
+                        vanished.add(keys[slot]);
+                        remove(slot); // shifts a later entry into this slot: look at it again
+                    }
                 }
             }
+        } else {
+            // The previous list had no repeats, so an ID of its middle is in the new prefix or suffix only if it is
+            // in the new middle too: what the new middle did not list has vanished. So has an expected ID that was
+            // neither matched in order nor listed out of it.
+            for (int i = prefix; i < texts.length - suffix; i++) {
+                vanished = vanishedUnlessSeen(keyAt[i], vanished);
+            }
+            for (int j = matched; j < expected.size(); j++) {
+                vanished = vanishedUnlessSeen(expected.get(j), vanished);
+            }
         }
-        ids = order;
+        expected.clear();
+        texts = next;
+        keyAt = nextKeys;
+        // A repeat anywhere (also one of the prefix or suffix) shows as more places than IDs.
+        compareInFull = repeats > 0 || next.length != size;
+        ids = null;
         return appeared == null && vanished == null ? Diff.NONE
                 : new Diff(appeared == null ? List.of() : appeared, vanished == null ? List.of() : vanished);
     }
 
-    /** The IDs listed by the last enumerate (lower-case, in order). */
+    private List<String> vanishedUnlessSeen(String id, List<String> vanished) {
+        int slot = find(id);
+        if (slot < 0 || seen[slot] == generation) {
+            return vanished;
+        }
+        List<String> out = vanished == null ? new ArrayList<>() : vanished;
+        out.add(keys[slot]);
+        remove(slot);
+        return out;
+    }
+
+    /** Whether the ID at a place of the last list is still known (not forgotten since). */
+    private boolean still(String key) {
+        return forgotten.isEmpty() || !forgotten.contains(key);
+    }
+
+    /** The IDs listed by the last enumerate (lower-case, in order, each once). */
     List<String> ids() {
+        if (ids == null) {
+            ids = compareInFull ? List.copyOf(new LinkedHashSet<>(Arrays.asList(keyAt)))
+                    : Collections.unmodifiableList(Arrays.asList(keyAt));
+        }
         return ids;
     }
 
     /** Whether the last enumerate listed the ID (lower-case). */
     boolean contains(String id) {
         return find(id) >= 0;
+    }
+
+    /**
+     * An ID (lower-case) winproxy has just created: known from now on, so that the next enumerate listing it is no
+     * change (the creator already did what an appearance would cause); if that enumerate does not list it, it has
+     * vanished. Cheap at any number: a first sync creates 100,000 endpoints, and the next enumerate must not cost a
+     * lookup and an appearance for each.
+     */
+    void expect(String id) {
+        if (find(id) < 0) {
+            int slot = insert(id); // may grow the table: the arrays are read after
+            seen[slot] = generation;
+            expected.add(id);
+            expectedWasForgotten |= forgotten.contains(id);
+        }
     }
 
     /**
@@ -88,6 +192,7 @@ final class EnumeratedIds {
         int slot = find(id);
         if (slot >= 0) {
             remove(slot);
+            forgotten.add(id);
         }
     }
 
@@ -96,6 +201,12 @@ final class EnumeratedIds {
         keys = new String[16];
         seen = new int[16];
         size = 0;
+        texts = NONE;
+        keyAt = NONE;
+        compareInFull = true;
+        forgotten.clear();
+        expected.clear();
+        expectedWasForgotten = false;
         ids = List.of();
     }
 

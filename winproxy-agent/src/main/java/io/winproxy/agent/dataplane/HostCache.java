@@ -4,6 +4,7 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +45,9 @@ final class HostCache {
     private final Set<String> toVerify = new LinkedHashSet<>();
     private final Set<String> forgottenEndpoints = new LinkedHashSet<>();
     private final Set<String> forgottenLoadBalancers = new LinkedHashSet<>();
+    /** IDs written since the last observe, in order: the observer expects its next enumerate to list them. */
+    private final List<String> writtenEndpoints = new ArrayList<>();
+    private final List<String> writtenLoadBalancers = new ArrayList<>();
 
     HostCache(DriftSampler drift) {
         this.drift = drift;
@@ -111,6 +115,7 @@ final class HostCache {
     /** A remote endpoint winproxy created: owned, described by the journal, checked for drift. */
     void createdEndpoint(String id) {
         drift.track(id);
+        writtenEndpoints.add(id);
     }
 
     /** An endpoint winproxy adopted: owned from now on, so no longer kept as read. */
@@ -140,6 +145,7 @@ final class HostCache {
      * that entry), or, without a fingerprint ({@code view} null), the next observe reads it once.
      */
     void wroteLoadBalancer(String id, ObservedLoadBalancer view) {
+        writtenLoadBalancers.add(id);
         if (view == null) {
             reread(id);
         } else {
@@ -159,12 +165,7 @@ final class HostCache {
 
     /** The load balancers to read at the next observe (owned without a fingerprint), once. */
     List<String> drainToVerify() {
-        if (toVerify.isEmpty()) {
-            return List.of();
-        }
-        List<String> out = List.copyOf(toVerify);
-        toVerify.clear();
-        return out;
+        return drain(toVerify);
     }
 
     /** A load balancer winproxy deleted (or found gone by a delete): forgotten, also from the last enumerate. */
@@ -180,12 +181,23 @@ final class HostCache {
      * as new instead of staying listed but undescribed.
      */
     List<String> drainForgotten(boolean endpoint) {
-        Set<String> set = endpoint ? forgottenEndpoints : forgottenLoadBalancers;
-        if (set.isEmpty()) {
+        return drain(endpoint ? forgottenEndpoints : forgottenLoadBalancers);
+    }
+
+    /**
+     * The IDs of the objects written (created, adopted, modified) since the last call, in order: described already
+     * (the journal, the drift rotation), so the next enumerate listing them is no news.
+     */
+    List<String> drainWritten(boolean endpoint) {
+        return drain(endpoint ? writtenEndpoints : writtenLoadBalancers);
+    }
+
+    private static List<String> drain(java.util.Collection<String> ids) {
+        if (ids.isEmpty()) {
             return List.of();
         }
-        List<String> out = List.copyOf(set);
-        set.clear();
+        List<String> out = List.copyOf(ids);
+        ids.clear();
         return out;
     }
 }

@@ -171,6 +171,7 @@ final class HostObserver {
 
     private void observeEndpoints(HostComputeNetwork current, boolean fresh) {
         cache.drainForgotten(true).forEach(endpointIds::forget);
+        cache.drainWritten(true).forEach(endpointIds::expect);
         EnumeratedIds.Diff diff = endpointIds.update(hns.listEndpointIds(current.id()));
         for (String id : diff.vanished()) {
             ObservedEndpoint known = cache.endpoints().get(id);
@@ -254,6 +255,7 @@ final class HostObserver {
 
     private void observeLoadBalancers(boolean fresh) {
         cache.drainForgotten(false).forEach(lbIds::forget);
+        cache.drainWritten(false).forEach(lbIds::expect);
         EnumeratedIds.Diff diff = lbIds.update(hns.listLoadBalancerIds());
         for (String id : diff.vanished()) {
             HostComputeLoadBalancer doc = cache.lbDocs.remove(id);

@@ -486,7 +486,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             serviceHealth.syncServices(snapshot.healthCheckNodePorts());
             serviceHealth.syncEndpoints(snapshot.localReadyEndpoints());
         }
-        metrics.loadBalancers(dataplane.journal().loadBalancers().size(), plan.unownedLoadBalancerIds().size());
+        metrics.loadBalancers(dataplane.journal().loadBalancerCount(), plan.unownedLoadBalancerIds().size());
         metrics.servicePortsFailed((int) result.failures().stream().map(ApplyResult.StepFailure::object).distinct()
                 .count());
         Set<PolicyWarning> current = new HashSet<>(snapshot.desired().warnings());

@@ -21,7 +21,9 @@ import java.util.UUID;
  * queries by kind only; to tell a read of an object the ownership journal names from a read of a CNI-owned local
  * endpoint, the benchmark gives the agent an {@link HnsClient} that passes every call through unchanged and notes
  * the ID of every document a call other than a create or modify returned (each such document was read with an open,
- * a query and a close). The time spent inside the client separates the emulator's own cost from the agent's.
+ * a query and a close). The time spent inside the client separates the emulator's own cost from the agent's: its wall
+ * time, and the CPU time of the calling thread inside it (what the node mode subtracts from the sync thread's CPU time:
+ * unlike wall time, it does not grow when the machine is loaded).
  *
  * <p>The wrapper is a dynamic proxy of the interface, so methods added to {@link HnsClient} later are passed through
  * to the real client's implementation (never to the interface default); only documents are inspected. Used by the
@@ -35,6 +37,8 @@ final class HnsClientTap implements InvocationHandler {
     private int documents;
     private int localEndpoints;
     private long nanosInClient;
+    private long cpuNanosInClient;
+    private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
 
     HnsClientTap(HnsClient delegate) {
         this.delegate = delegate;
@@ -51,11 +55,13 @@ final class HnsClientTap implements InvocationHandler {
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         Object result;
         long start = System.nanoTime();
+        long cpuStart = threads.getCurrentThreadCpuTime();
         try {
             result = method.invoke(delegate, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         } finally {
+            cpuNanosInClient += threads.getCurrentThreadCpuTime() - cpuStart;
             nanosInClient += System.nanoTime() - start;
         }
         String name = method.getName();
@@ -100,6 +106,12 @@ final class HnsClientTap implements InvocationHandler {
         documents = 0;
         localEndpoints = 0;
         nanosInClient = 0;
+        cpuNanosInClient = 0;
+    }
+
+    /** CPU time of the calling threads inside the client's calls since the last reset. */
+    long cpuMillisInClient() {
+        return cpuNanosInClient / 1_000_000;
     }
 
     /** Time spent inside the client's calls since the last reset. */

@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * <p>Scenarios, in order: first sync; no-op (periodic) resync; one endpoint added to a ClusterIP Service (a new pod
  * on another node); that endpoint removed again; restart with the journal. A scenario is the syncs its trigger
  * causes, up to 3 s without a further sync. For each it reports native calls, the CPU time of the sync thread
- * (minus the time inside the emulated HNS, which is the emulator's cost, not the agent's), the process CPU time, and
+ * (minus its CPU time inside the emulated HNS, which is the emulator's cost, not the agent's), the process CPU time, and
  * the heap after GC of the whole process and of the agent alone: the agent's share is the heap after GC with the
  * agent running minus the heap after GC once it is stopped and dropped, with the API server and the host unchanged.
  */
@@ -227,6 +227,7 @@ final class NodeRun {
         // A restarted agent has a new sync thread: all of its CPU time belongs to the scenario.
         long cpu = (threadAfter[1] - (threadAfter[0] == threadBefore[0] ? threadBefore[1] : 0)) / 1_000_000;
         long inHns = tap.millisInClient();
+        long cpuInHns = tap.cpuMillisInClient();
         Map<String, Integer> calls = journal.snapshot();
         int reads = journal.count(HnsCall.ENUMERATE) + journal.count(HnsCall.OPEN) + journal.count(HnsCall.QUERY)
                 + journal.count(HnsCall.CLOSE);
@@ -240,7 +241,7 @@ final class NodeRun {
                 + " load balancers, " + ScaleRun.num(last.snapshot().desired().remoteEndpoints().size())
                 + " remote endpoints");
         notes.put("sync thread CPU", String.format(Locale.ROOT, "%d ms, of which %d ms inside the emulated HNS:"
-                + " agent %d ms", cpu, inHns, Math.max(0, cpu - inHns)));
+                + " agent %d ms", cpu, cpuInHns, Math.max(0, cpu - cpuInHns)));
         notes.put("process CPU (all threads, API server and emulator included)", processCpu + " ms");
         notes.put("time in the agent (last sync)", String.format(Locale.ROOT,
                 "observe %d ms, policy %d ms, plan %d ms, apply %d ms", last.timings().observe().toMillis(),
