@@ -1,6 +1,7 @@
 package io.winproxy.policy.plan;
 
 import io.winproxy.policy.desired.DesiredLoadBalancer;
+import io.winproxy.policy.desired.LoadBalancerKey;
 import java.util.List;
 import java.util.Locale;
 
@@ -24,18 +25,40 @@ public final class Fingerprints {
      *                     when none, {@link #PENDING} when it is being created
      */
     public static String loadBalancer(DesiredLoadBalancer lb, List<String> endpointRefs) {
-        if (endpointRefs.size() != lb.backends().size()) {
+        return of(lb.key(), lb.internalPort(), lb.sourceVip(), lb.flags(), lb.portMappingFlags(),
+                lb.distributionType(), lb.backends(), endpointRefs);
+    }
+
+    /**
+     * The fingerprint of a load balancer as read from HNS, computed as if its fields were the desired ones and each
+     * referenced endpoint resolved its backend IP: equal to the journal's fingerprint exactly when HNS holds what
+     * winproxy wrote (every backend with an endpoint, no field dropped or changed on read-back). A drift check that
+     * finds it equal knows the object did not drift without planning it; one that does not falls back to the full
+     * comparison. Null when the document cannot say (no key, or an endpoint of another family or unknown).
+     */
+    public static String ofRead(ObservedLoadBalancer lb) {
+        if (lb.key() == null || lb.backendIps().size() != lb.endpointIds().size()) {
+            return null;
+        }
+        return of(lb.key(), lb.internalPort(), lb.sourceVip(), lb.flags(), lb.portMappingFlags(),
+                lb.distributionType(), lb.backendIps(), lb.endpointIds());
+    }
+
+    private static String of(LoadBalancerKey key, int internalPort, String sourceVip,
+                             int flags, int portMappingFlags, int distributionType, List<String> backends,
+                             List<String> endpointRefs) {
+        if (endpointRefs.size() != backends.size()) {
             throw new IllegalArgumentException("one endpoint reference per backend expected");
         }
         long h = 0xcbf29ce484222325L;
-        h = mix(h, lb.key().toString());
-        h = mix(h, Integer.toString(lb.internalPort()));
-        h = mix(h, lb.sourceVip());
-        h = mix(h, Integer.toString(lb.flags()));
-        h = mix(h, Integer.toString(lb.portMappingFlags()));
-        h = mix(h, Integer.toString(lb.distributionType()));
+        h = mix(h, key.toString());
+        h = mix(h, Integer.toString(internalPort));
+        h = mix(h, sourceVip);
+        h = mix(h, Integer.toString(flags));
+        h = mix(h, Integer.toString(portMappingFlags));
+        h = mix(h, Integer.toString(distributionType));
         for (int i = 0; i < endpointRefs.size(); i++) {
-            h = mix(h, lb.backends().get(i));
+            h = mix(h, backends.get(i));
             h = mix(h, endpointRefs.get(i));
         }
         return String.format(Locale.ROOT, "%016x", finish(h));

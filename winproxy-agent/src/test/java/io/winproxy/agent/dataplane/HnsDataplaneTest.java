@@ -182,6 +182,28 @@ class HnsDataplaneTest {
     }
 
     @Test
+    void driftReadsOfObjectsThatHoldWhatWinproxyWroteAreNoNewsToThePlanner() {
+        HnsDataplane dp = dataplane();
+        sync(dp, desired());
+        hns.journal().reset();
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        dp.observe(true);
+        assertThat(hns.journal().count(HnsCall.QUERY, HnsObjectKind.LOAD_BALANCER)).as("both re-read").isEqualTo(2);
+        assertThat(hns.journal().count(HnsCall.QUERY, HnsObjectKind.ENDPOINT)).as("the remote endpoint re-read")
+                .isEqualTo(1);
+        assertThat(dp.hostChanges().everything()).isFalse();
+        assertThat(dp.hostChanges().loadBalancerKeys()).isEmpty();
+        assertThat(dp.hostChanges().ips()).isEmpty();
+
+        HostComputeLoadBalancer webLb = hns.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains("10.96.0.80")).findFirst().orElseThrow();
+        hns.modifyLoadBalancer(webLb.id(), webLb.withId(null).withEndpoints(webLb.hostComputeEndpoints().subList(0, 1)));
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        dp.observe(true);
+        assertThat(dp.hostChanges().loadBalancerKeys()).extracting(Object::toString).containsExactly("10.96.0.80:80/TCP");
+    }
+
+    @Test
     void frequentSyncsReadOnlyAFractionOfTheOwnedLoadBalancers() {
         HnsDataplane dp = dataplane();
         sync(dp, desired());
