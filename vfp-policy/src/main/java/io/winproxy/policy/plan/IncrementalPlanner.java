@@ -5,8 +5,10 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,7 +24,8 @@ import java.util.Set;
  * it adds the next slice of a rotation over every load-balancer key and endpoint IP (desired or on the host) to what
  * changed, {@link #SLICES} slices a rotation, so each object is re-planned from scratch once per {@link #SLICES}
  * periodic resyncs (10 minutes at the default 30 s {@code syncPeriod}). The rotation's list is taken when a rotation
- * starts (one pass over the state per rotation).
+ * starts (one pass over the state per rotation). A slice's IPs bring in the load balancers with a backend there only
+ * where the endpoints may change, so a slice costs about 1/{@link #SLICES} of a full plan.
  *
  * <p>Not thread-safe: the sync thread owns it. Pure: no I/O.
  */
@@ -44,10 +47,16 @@ public final class IncrementalPlanner {
     /** Per backend IP of the last planned desired state: the keys of the load balancers with that backend. */
     private final CompactMultimap<String, LoadBalancerKey> keysByBackend = new CompactMultimap<>();
     private boolean lastWasFull;
+    private int lastPlannedLoadBalancers;
 
     /** Whether the last {@link #plan} planned everything (for logs and tests). */
     public boolean lastWasFull() {
         return lastWasFull;
+    }
+
+    /** How many desired load balancers the last plan looked at (for logs and tests). */
+    public int lastPlannedLoadBalancers() {
+        return lastPlannedLoadBalancers;
     }
 
     /**
@@ -62,6 +71,7 @@ public final class IncrementalPlanner {
         lastComplete = false;
         lastWasFull = !incremental;
         if (!incremental) {
+            lastPlannedLoadBalancers = desired.loadBalancers().size();
             rebuildIndex(desired);
             return PlanCalculator.plan(desired, observed, owned, modifySupported);
         }
@@ -70,9 +80,6 @@ public final class IncrementalPlanner {
         keys.addAll(host.loadBalancerKeys());
         Set<String> ips = new HashSet<>(changes.remoteEndpointIps());
         ips.addAll(host.ips());
-        if (periodic) {
-            nextSlice(desired, observed, keys, ips);
-        }
         for (LoadBalancerKey key : changes.loadBalancerKeys()) {
             previous.loadBalancer(key).ifPresent(lb -> unindex(lb));
             desired.loadBalancer(key).ifPresent(lb -> index(lb));
@@ -80,6 +87,10 @@ public final class IncrementalPlanner {
         for (String ip : ips) {
             keys.addAll(keysByBackend.get(ip));
         }
+        if (periodic) {
+            addSlice(desired, observed, keys, ips);
+        }
+        lastPlannedLoadBalancers = 0;
         if (keys.isEmpty() && ips.isEmpty()) {
             return new Plan(List.of(), List.of());
         }
@@ -90,6 +101,7 @@ public final class IncrementalPlanner {
             desired.loadBalancer(key).ifPresent(lb -> {
                 lbs.add(lb);
                 relevantIps.addAll(lb.backends());
+                lastPlannedLoadBalancers++;
             });
         }
         List<DesiredRemoteEndpoint> remotes = new ArrayList<>();
@@ -119,6 +131,46 @@ public final class IncrementalPlanner {
     /** Reports whether every step of the last plan succeeded; if not, the next plan is a full one. */
     public void completed(boolean allStepsSucceeded) {
         lastComplete = allStepsSucceeded;
+    }
+
+    /**
+     * Adds the next slice of the rotation. A slice's IP brings in the load balancers with a backend there only when
+     * its endpoints may change (see {@link #mayMove}): each of those load balancers is in a slice of its own, so one
+     * rotation still re-plans everything, and a slice costs about 1/{@link #SLICES} of a full plan instead of pulling
+     * in a load balancer for nearly every IP.
+     */
+    private void addSlice(DesiredState desired, ObservedState observed, Set<LoadBalancerKey> keys, Set<String> ips) {
+        Set<String> sliceIps = new HashSet<>();
+        nextSlice(desired, observed, keys, sliceIps);
+        sliceIps.removeAll(ips);
+        Map<String, List<ObservedEndpoint>> held = new HashMap<>();
+        for (ObservedEndpoint ep : observed.endpoints()) {
+            for (String ip : ep.ips()) {
+                if (sliceIps.contains(ip)) {
+                    held.computeIfAbsent(ip, k -> new ArrayList<>(1)).add(ep);
+                }
+            }
+        }
+        for (String ip : sliceIps) {
+            ips.add(ip);
+            if (mayMove(ip, desired, held.getOrDefault(ip, List.of()))) {
+                keys.addAll(keysByBackend.get(ip));
+            }
+        }
+    }
+
+    /**
+     * Whether planning the endpoints at {@code ip} may change which endpoint a load balancer's backend there resolves
+     * to: none is there yet but one is wanted, several are, or the one there is a remote endpoint that is not wanted
+     * or is stale (it is replaced or deleted, and whoever references it must move).
+     */
+    private static boolean mayMove(String ip, DesiredState desired, List<ObservedEndpoint> held) {
+        DesiredRemoteEndpoint want = desired.remoteEndpoint(ip).orElse(null);
+        if (held.size() != 1) {
+            return held.size() > 1 || want != null;
+        }
+        ObservedEndpoint ep = held.get(0);
+        return ep.remote() && (want == null || PlanCalculator.stale(ep, Map.of(ip, want)));
     }
 
     /** Adds the next slice of the rotation; starts a new rotation (a fresh list) after the last slice. */

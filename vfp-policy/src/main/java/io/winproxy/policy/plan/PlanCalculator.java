@@ -272,7 +272,7 @@ public final class PlanCalculator {
      * A remote endpoint is stale when one of its IPs is desired with a provider address (or MAC) other than its own,
      * both being known. Local endpoints are never stale; an empty value (l2bridge, or not returned by HNS) is unknown.
      */
-    private static boolean stale(ObservedEndpoint ep, Map<String, DesiredRemoteEndpoint> desiredByIp) {
+    static boolean stale(ObservedEndpoint ep, Map<String, DesiredRemoteEndpoint> desiredByIp) {
         if (!ep.remote()) {
             return false;
         }

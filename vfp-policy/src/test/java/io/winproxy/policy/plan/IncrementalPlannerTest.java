@@ -145,6 +145,63 @@ class IncrementalPlannerTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aPeriodicSliceOfAHealthyHostPlansOnlyItsOwnLoadBalancersAndAStaleEndpointBringsInItsOwn() {
+        PolicyHarness h = PolicyHarness.overlay();
+        IncrementalPlanner planner = new IncrementalPlanner();
+        for (int n = 1; n <= 40; n++) {
+            h.update(null, service(n, false));
+            h.update(null, sliceOf(n, List.of(10 + n)));
+        }
+        h.state.applyChanges(h.services, h.endpoints);
+        DesiredState desired = h.calculator().calculate(h.state, h.node());
+        h.host.apply(planner.plan(desired, h.host.observe(), h.host.ownership(), true,
+                IncrementalPlanner.HostChanges.NONE, false));
+        planner.completed(true);
+
+        // 40 load balancers and 40 remote endpoint IPs: a slice holds 2 of each. The load balancers with a backend at
+        // the slice's healthy IPs are not brought in (they have slices of their own).
+        for (int i = 0; i < IncrementalPlanner.SLICES; i++) {
+            h.state.applyChanges(h.services, h.endpoints);
+            desired = h.calculator().calculate(h.state, h.node());
+            Plan periodic = planner.plan(desired, h.host.observe(), h.host.ownership(), true,
+                    IncrementalPlanner.HostChanges.NONE, true);
+            assertThat(planner.lastWasFull()).isFalse();
+            assertThat(periodic.steps()).isEmpty();
+            assertThat(planner.lastPlannedLoadBalancers()).as("slice %d", i).isEqualTo(2);
+            planner.completed(true);
+        }
+
+        // A pod's endpoint whose provider address changed behind winproxy's back, and nobody said so: the slice that
+        // holds its IP brings in its load balancer, which moves to the replacement in the same plan. Every pod in
+        // turn, so that most are in another slice than their load balancer.
+        for (int pod = 11; pod <= 50; pod++) {
+            String ip = "192.168.2." + pod;
+            ObservedEndpoint stale = h.host.endpoints().values().stream()
+                    .filter(ep -> ep.remote() && ep.ips().contains(ip)).findFirst().orElseThrow();
+            h.host.endpoints().put(stale.id(), new ObservedEndpoint(stale.id(), stale.ips(), true, "10.0.0.99",
+                    stale.macAddress()));
+            Plan replacing = null;
+            for (int i = 0; i < IncrementalPlanner.SLICES && replacing == null; i++) {
+                h.state.applyChanges(h.services, h.endpoints);
+                desired = h.calculator().calculate(h.state, h.node());
+                Plan periodic = planner.plan(desired, h.host.observe(), h.host.ownership(), true,
+                        IncrementalPlanner.HostChanges.NONE, true);
+                if (periodic.steps().stream().anyMatch(step -> step instanceof PlanStep.CreateRemoteEndpoint c
+                        && c.endpoint().ip().equals(ip))) {
+                    replacing = periodic;
+                }
+                h.host.apply(periodic);
+                planner.completed(true);
+            }
+            assertThat(replacing).as("the rotation replaces the stale endpoint of %s", ip).isNotNull();
+            assertThat(replacing.steps()).as("and moves the load balancer of %s in the same plan", ip)
+                    .anyMatch(step -> step instanceof PlanStep.LoadBalancerStep lb
+                            && lb.loadBalancer().backends().contains(ip));
+        }
+        assertThat(PlanCalculator.plan(desired, h.host.observe(), h.host.ownership(), true).steps()).isEmpty();
+    }
+
+    @org.junit.jupiter.api.Test
     void aPlanWithAFailedStepIsFollowedByAFullPlanAndASuccessfulOneByAnIncrementalOne() {
         PolicyHarness h = PolicyHarness.overlay();
         IncrementalPlanner planner = new IncrementalPlanner();
