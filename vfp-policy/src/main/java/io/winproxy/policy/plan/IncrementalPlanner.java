@@ -73,6 +73,9 @@ public final class IncrementalPlanner {
         if (!incremental) {
             lastPlannedLoadBalancers = desired.loadBalancers().size();
             rebuildIndex(desired);
+            // A full plan covers everything: the rotation starts over from its state (taken here, where one more
+            // pass over the state is noise, not in the next periodic resync).
+            startRotation(desired, observed);
             return PlanCalculator.plan(desired, observed, owned, modifySupported);
         }
         DesiredState.Changes changes = desired.changes();
@@ -176,23 +179,28 @@ public final class IncrementalPlanner {
     /** Adds the next slice of the rotation; starts a new rotation (a fresh list) after the last slice. */
     private void nextSlice(DesiredState desired, ObservedState observed, Set<LoadBalancerKey> keys, Set<String> ips) {
         if (rotationSlice >= SLICES) {
-            Set<LoadBalancerKey> allKeys = new java.util.LinkedHashSet<>();
-            desired.loadBalancers().forEach(lb -> allKeys.add(lb.key()));
-            observed.loadBalancers().forEach(lb -> {
-                if (lb.key() != null) {
-                    allKeys.add(lb.key());
-                }
-            });
-            Set<String> allIps = new java.util.LinkedHashSet<>();
-            desired.remoteEndpoints().forEach(ep -> allIps.add(ep.ip()));
-            observed.endpoints().forEach(ep -> allIps.addAll(ep.ips()));
-            rotationKeys = List.copyOf(allKeys);
-            rotationIps = List.copyOf(allIps);
-            rotationSlice = 0;
+            startRotation(desired, observed);
         }
         keys.addAll(slice(rotationKeys, rotationSlice));
         ips.addAll(slice(rotationIps, rotationSlice));
         rotationSlice++;
+    }
+
+    /** A new rotation over every load-balancer key and endpoint IP, desired or on the host. */
+    private void startRotation(DesiredState desired, ObservedState observed) {
+        Set<LoadBalancerKey> allKeys = new java.util.LinkedHashSet<>();
+        desired.loadBalancers().forEach(lb -> allKeys.add(lb.key()));
+        observed.loadBalancers().forEach(lb -> {
+            if (lb.key() != null) {
+                allKeys.add(lb.key());
+            }
+        });
+        Set<String> allIps = new java.util.LinkedHashSet<>();
+        desired.remoteEndpoints().forEach(ep -> allIps.add(ep.ip()));
+        observed.endpoints().forEach(ep -> allIps.addAll(ep.ips()));
+        rotationKeys = List.copyOf(allKeys);
+        rotationIps = List.copyOf(allIps);
+        rotationSlice = 0;
     }
 
     private static <T> List<T> slice(List<T> all, int index) {

@@ -333,6 +333,7 @@ final class Execution implements PlanStep.Visitor<Void> {
         backends.owned(new ObservedEndpoint(id, List.of(desired.ip()), true, desired.providerAddress(),
                 desired.macAddress()), false);
         ex.cache.createdEndpoint(id);
+        ex.journal.settled(id);
     }
 
     @Override
@@ -498,6 +499,7 @@ final class Execution implements PlanStep.Visitor<Void> {
         OwnershipJournal.LoadBalancerEntry entry = PlanExecutor.entry(desired,
                 Fingerprints.loadBalancer(desired, refs));
         ex.journal.recordLoadBalancer(id, entry);
+        ex.journal.settled(id);
         ex.cache.wroteLoadBalancer(id, HostObserver.journaled(id, entry));
     }
 
