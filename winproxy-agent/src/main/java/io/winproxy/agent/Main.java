@@ -109,7 +109,7 @@ public final class Main {
         }
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
-            return EXIT_FAILURE;
+            return fail(argv, "interrupted while running the command", EXIT_FAILURE);
         }
         logger.atDebug().setMessage("Command failed").setCause(e).log();
         return fail(argv, e.getMessage() != null ? e.getMessage() : e.toString(), EXIT_FAILURE);

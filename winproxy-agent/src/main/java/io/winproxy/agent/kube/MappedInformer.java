@@ -3,6 +3,7 @@ package io.winproxy.agent.kube;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.winproxy.agent.fatal.FatalErrors;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -119,6 +120,8 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
     private void run(SharedIndexInformer<T> next) {
         next.addEventHandler(new Delivery(next));
         next.exceptionHandler((started, failure) -> {
+            // An Error (OutOfMemoryError above all) is not an outage to retry: the process ends (FatalErrors).
+            endIfError(failure);
             logger.atDebug().setMessage("Listing/watching failed, retrying with backoff").addKeyValue("kind", kind)
                     .addKeyValue("err", failure).log();
             monitor.informerFailed(kind, failure);
@@ -126,6 +129,7 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         });
         informer = next;
         next.start().whenComplete((ignored, failure) -> {
+            endIfError(failure);
             if (failure != null) {
                 if (closed || informer != next) {
                     logger.atDebug().setMessage("Informer stopped before its list completed").addKeyValue("kind", kind)
@@ -142,6 +146,19 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
 
     boolean isSynced() {
         return initialList.isDone();
+    }
+
+    /**
+     * Ends the process through {@link FatalErrors} when {@code failure} is, or was caused by, an {@link Error}: the
+     * client catches everything its list and watch threads throw and hands it here as a failure to retry.
+     */
+    static void endIfError(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof Error error) {
+                FatalErrors.process().fatal(Thread.currentThread(), error);
+                return;
+            }
+        }
     }
 
     /** Hands one informer's notifications to the handler while that informer is the current one. */
@@ -194,6 +211,9 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
             if ((prev != null || cur != null) && !Objects.equals(prev, cur)) {
                 handler.accept(prev, cur);
             }
+        } catch (Error e) {
+            FatalErrors.process().fatal(Thread.currentThread(), e);
+            throw e;
         } catch (RuntimeException e) {
             logger.atError().setMessage("Handling a change failed").addKeyValue("kind", kind)
                     .addKeyValue("object", key(current != null ? current : previous)).setCause(e).log();
