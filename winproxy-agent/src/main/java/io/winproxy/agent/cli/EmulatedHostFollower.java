@@ -1,6 +1,7 @@
 package io.winproxy.agent.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.winproxy.agent.DaemonThreads;
 import io.winproxy.agent.kube.EndpointSliceMapper;
 import io.winproxy.agent.kube.NodeMapper;
 import io.winproxy.hns.emulator.EmulatedHost;
@@ -28,11 +29,8 @@ final class EmulatedHostFollower implements AutoCloseable {
 
     private final KubernetesClient client;
     private final EmulatedHost host;
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "emulated-cni");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+            DaemonThreads.named("emulated-cni"));
     private List<NodeInfo> lastNodes;
     private Set<String> lastPodIps;
 

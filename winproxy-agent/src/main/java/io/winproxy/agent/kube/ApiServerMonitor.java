@@ -1,6 +1,7 @@
 package io.winproxy.agent.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.winproxy.agent.DaemonThreads;
 import io.winproxy.agent.Messages;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -101,11 +102,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
     /** Starts the monitor's thread (ticks twice a second; probes only during an outage). */
     public synchronized void start() {
         if (scheduler == null) {
-            scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "winproxy-api-monitor");
-                t.setDaemon(true);
-                return t;
-            });
+            scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("winproxy-api-monitor"));
             scheduler.scheduleWithFixedDelay(this::tickSafely, TICK.toMillis(), TICK.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
