@@ -77,12 +77,15 @@ public final class HnsFaultCommand implements Callable<Integer> {
         String outage;
 
         @Override
-        public Integer call() {
+        void parseOptions() {
             if (rate == null && failNext == null && latency == null && latencyOf == null && outage == null) {
                 throw new UsageException("hns fault set: give at least one of --rate, --fail-next, --latency, "
                         + "--latency-of, --outage");
             }
-            HnsEmulator hns = openHost();
+        }
+
+        @Override
+        void run(HnsEmulator hns, CliContext context) {
             List<UnaryOperator<FaultSettings>> changes = new ArrayList<>();
             int code = hresult == null ? FaultSettings.DEFAULT_HRESULT : parseHresult(hresult);
             if (rate != null) {
@@ -132,8 +135,7 @@ public final class HnsFaultCommand implements Callable<Integer> {
                 updated = change.apply(updated);
             }
             hns.faults().set(updated);
-            print(context(), hns.faults().settings());
-            return 0;
+            print(context, hns.faults().settings());
         }
     }
 
@@ -141,11 +143,9 @@ public final class HnsFaultCommand implements Callable<Integer> {
     @Command(name = "clear", description = "Remove every fault, the latency and any outage.")
     static final class ClearCommand extends EmulatedHostCommand {
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             hns.faults().clear();
-            print(context(), hns.faults().settings());
-            return 0;
+            print(context, hns.faults().settings());
         }
     }
 
@@ -156,10 +156,8 @@ public final class HnsFaultCommand implements Callable<Integer> {
         OutputFormat output = OutputFormat.text;
 
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             FaultSettings settings = hns.faults().settings();
-            CliContext context = context();
             if (output == OutputFormat.json) {
                 context.out().println(HnsCommand.json(json(settings, hns.pendingRehydration().isPresent())));
             } else {
@@ -169,7 +167,6 @@ public final class HnsFaultCommand implements Callable<Integer> {
                         + " remote endpoint(s), " + (p.dueAt() == 0 ? "on 'hns rehydrate'"
                         : "at " + Instant.ofEpochMilli(p.dueAt()))));
             }
-            return 0;
         }
     }
 

@@ -34,13 +34,17 @@ public final class HnsVariantCommand implements Callable<Integer> {
                 description = "ids-ignored, ids-rejected, extra-flags, modify-noop, duplicate-frontend.")
         List<String> names;
 
+        private Set<HnsVariant> variants;
+
         @Override
-        public Integer call() {
-            Set<HnsVariant> variants = parse("hns variant set", names);
-            HnsEmulator hns = openHost();
+        void parseOptions() {
+            variants = parse("hns variant set", names);
+        }
+
+        @Override
+        void run(HnsEmulator hns, CliContext context) {
             hns.setVariants(variants);
-            print(context(), hns.variants());
-            return 0;
+            print(context, hns.variants());
         }
     }
 
@@ -48,11 +52,9 @@ public final class HnsVariantCommand implements Callable<Integer> {
     @Command(name = "clear", description = "Switch every variant off (the default pessimistic profile only).")
     static final class ClearCommand extends EmulatedHostCommand {
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             hns.setVariants(Set.of());
-            print(context(), hns.variants());
-            return 0;
+            print(context, hns.variants());
         }
     }
 
@@ -63,10 +65,8 @@ public final class HnsVariantCommand implements Callable<Integer> {
         OutputFormat output = OutputFormat.text;
 
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             Set<HnsVariant> variants = hns.variants();
-            CliContext context = context();
             if (output == OutputFormat.json) {
                 JsonNodeFactory n = JsonNodeFactory.instance;
                 ObjectNode out = n.objectNode();
@@ -78,7 +78,6 @@ public final class HnsVariantCommand implements Callable<Integer> {
             } else {
                 print(context, variants);
             }
-            return 0;
         }
     }
 
