@@ -56,7 +56,7 @@ abstract class EmulatedHostCommand implements Callable<Integer> {
 
     /** The command as the user typed it below the root, e.g. {@code hns fault set}. */
     final String commandName() {
-        return spec.qualifiedName(" ").substring(spec.root().name().length() + 1);
+        return CommandGroup.belowRoot(spec);
     }
 
     /** The context of the root command this command runs under. */

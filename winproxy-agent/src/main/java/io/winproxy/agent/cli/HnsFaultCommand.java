@@ -16,7 +16,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,12 +27,7 @@ import picocli.CommandLine.Option;
 @Command(name = "fault", description = "Inject failures and latency into an emulated HNS host (--hns-state FILE).",
         subcommands = {HnsFaultCommand.SetCommand.class, HnsFaultCommand.ClearCommand.class,
                 HnsFaultCommand.ShowCommand.class})
-public final class HnsFaultCommand implements Callable<Integer> {
-    @Override
-    public Integer call() {
-        throw new UsageException("hns fault: name a subcommand: set, clear or show");
-    }
-
+public final class HnsFaultCommand extends CommandGroup {
     /** {@code hns fault set ...}: changes only the settings named; prints the result. */
     @Command(name = "set", description = "Add faults or latency; settings not named are kept.")
     static final class SetCommand extends EmulatedHostCommand {

@@ -8,7 +8,6 @@ import io.winproxy.hns.emulator.HnsVariant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,12 +20,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "variant", description = "Switch plausible HNS behaviours on an emulated host (--hns-state FILE).",
         subcommands = {HnsVariantCommand.SetCommand.class, HnsVariantCommand.ShowCommand.class,
                 HnsVariantCommand.ClearCommand.class})
-public final class HnsVariantCommand implements Callable<Integer> {
-    @Override
-    public Integer call() {
-        throw new UsageException("hns variant: name a subcommand: set, show or clear");
-    }
-
+public final class HnsVariantCommand extends CommandGroup {
     /** {@code hns variant set NAME...}: exactly the variants named are on afterwards. */
     @Command(name = "set", description = "Switch exactly these variants on (others off); NAME[,NAME]...")
     static final class SetCommand extends EmulatedHostCommand {
