@@ -60,7 +60,8 @@ public final class ClusterWatcher implements AutoCloseable {
      */
     public ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler,
                           ApiTraffic traffic) {
-        this(client, options, handler, new ServiceMapper(), new EndpointSliceMapper(), new NodeMapper(), traffic);
+        this(client, options, handler, new ServiceMapper(MappingWarnings.log()),
+                new EndpointSliceMapper(MappingWarnings.log()), new NodeMapper(MappingWarnings.log()), traffic);
     }
 
     public ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler,

@@ -33,20 +33,14 @@ public final class EndpointSliceMapper extends KubeObjectMapper<EndpointSlice, E
     /** How many indexes a warning about endpoints without addresses lists. */
     static final int SHOWN_INDEXES = 5;
 
-    /** Warnings go to the log. */
-    public EndpointSliceMapper() {
-        this(MappingWarnings.log());
-    }
-
-    /** @param warnings receives one line per dropped part, naming the slice */
+    /** @param warnings receives one line per dropped part, naming the slice (the log: {@link #loggedWarnings()}) */
     public EndpointSliceMapper(Consumer<String> warnings) {
-        super("EndpointSlice", warnings);
+        super("EndpointSlice", true, warnings);
     }
 
     @Override
-    protected EndpointSliceInfo mapNamed(EndpointSlice slice, ObjectMeta meta) {
+    protected EndpointSliceInfo mapNamed(EndpointSlice slice, ObjectMeta meta, String id) {
         String namespace = namespace(meta);
-        String id = describe(namespace, meta);
         Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
         String serviceName = labels.get(SERVICE_NAME_LABEL);
         if (serviceName != null && serviceName.isEmpty()) {

@@ -19,14 +19,25 @@ public abstract class KubeObjectMapper<O extends HasMetadata, I> {
     /** Receives one line per dropped part, naming the object. */
     protected final Consumer<String> warnings;
     private final String kind;
+    private final boolean namespaced;
 
     /**
-     * @param kind     the object kind as warnings name it, e.g. {@code EndpointSlice}
-     * @param warnings receives one line per dropped part, naming the object
+     * @param kind       the object kind as warnings name it, e.g. {@code EndpointSlice}
+     * @param namespaced whether warnings name the object {@code ns/name} (else {@code name})
+     * @param warnings   receives one line per dropped part, naming the object, e.g. {@link #loggedWarnings()}
      */
-    protected KubeObjectMapper(String kind, Consumer<String> warnings) {
+    protected KubeObjectMapper(String kind, boolean namespaced, Consumer<String> warnings) {
         this.kind = kind;
+        this.namespaced = namespaced;
         this.warnings = warnings;
+    }
+
+    /**
+     * The agent's warnings: one structured log line each, a repeated one held back for a while
+     * ({@link MappingWarnings}).
+     */
+    public static Consumer<String> loggedWarnings() {
+        return MappingWarnings.log();
     }
 
     /** The model of {@code object}; empty (with a warning) when it is null or has no name. */
@@ -37,19 +48,19 @@ public abstract class KubeObjectMapper<O extends HasMetadata, I> {
             warnings.accept("Ignoring " + article + kind + " without metadata.name");
             return Optional.empty();
         }
-        return Optional.of(mapNamed(object, meta));
+        String id = kind + " " + (namespaced ? namespace(meta) + "/" : "") + meta.getName();
+        return Optional.of(mapNamed(object, meta, id));
     }
 
-    /** Maps an object whose {@code meta} has a name; never throws, never returns null. */
-    protected abstract I mapNamed(O object, ObjectMeta meta);
+    /**
+     * Maps an object whose {@code meta} has a name; never throws, never returns null.
+     *
+     * @param id how warnings name the object, e.g. {@code Service ns/name} or {@code Node name}
+     */
+    protected abstract I mapNamed(O object, ObjectMeta meta, String id);
 
     /** The object's namespace ({@code default} when unset), shared. */
     protected static String namespace(ObjectMeta meta) {
         return SharedStrings.of(meta.getNamespace() == null ? "default" : meta.getNamespace());
-    }
-
-    /** How warnings name a namespaced object: {@code "Service ns/name"}. */
-    protected final String describe(String namespace, ObjectMeta meta) {
-        return kind + " " + namespace + "/" + meta.getName();
     }
 }

@@ -20,22 +20,17 @@ public final class NodeMapper extends KubeObjectMapper<Node, NodeInfo> {
     /** The well-known zone label. */
     public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
 
-    /** Warnings go to the log. */
-    public NodeMapper() {
-        this(MappingWarnings.log());
-    }
-
-    /** @param warnings receives one line per dropped part, naming the Node */
+    /** @param warnings receives one line per dropped part, naming the Node (the log: {@link #loggedWarnings()}) */
     public NodeMapper(Consumer<String> warnings) {
-        super("Node", warnings);
+        super("Node", false, warnings);
     }
 
     @Override
-    protected NodeInfo mapNamed(Node node, ObjectMeta meta) {
+    protected NodeInfo mapNamed(Node node, ObjectMeta meta, String id) {
         Map<String, String> labels = ServiceMapper.withoutNullValues(meta.getLabels());
         NodeSpec spec = node.getSpec();
         if (spec == null) {
-            warnings.accept("Node " + meta.getName() + ": no spec; mapped without pod CIDRs or taints");
+            warnings.accept(id + ": no spec; mapped without pod CIDRs or taints");
             spec = new NodeSpec();
         }
         List<String> podCidrs = spec.getPodCIDRs() != null && !spec.getPodCIDRs().isEmpty()

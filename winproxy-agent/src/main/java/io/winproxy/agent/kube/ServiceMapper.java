@@ -20,20 +20,14 @@ import java.util.function.Consumer;
  * thread-safe.
  */
 public final class ServiceMapper extends KubeObjectMapper<Service, ServiceInfo> {
-    /** Warnings go to the log. */
-    public ServiceMapper() {
-        this(MappingWarnings.log());
-    }
-
-    /** @param warnings receives one line per dropped part, naming the Service */
+    /** @param warnings receives one line per dropped part, naming the Service (the log: {@link #loggedWarnings()}) */
     public ServiceMapper(Consumer<String> warnings) {
-        super("Service", warnings);
+        super("Service", true, warnings);
     }
 
     @Override
-    protected ServiceInfo mapNamed(Service service, ObjectMeta meta) {
+    protected ServiceInfo mapNamed(Service service, ObjectMeta meta, String id) {
         String namespace = namespace(meta);
-        String id = describe(namespace, meta);
         ServiceSpec spec = service.getSpec();
         if (spec == null) {
             warnings.accept(id + ": no spec; mapped with no ports");
