@@ -48,7 +48,8 @@ public abstract class KubeObjectMapper<O extends HasMetadata, I> {
             warnings.accept("Ignoring " + article + kind + " without metadata.name");
             return Optional.empty();
         }
-        String id = kind + " " + (namespaced ? namespace(meta) + "/" : "") + meta.getName();
+        String namespace = meta.getNamespace() == null ? "default" : meta.getNamespace();
+        String id = kind + " " + (namespaced ? namespace + "/" : "") + meta.getName();
         return Optional.of(mapNamed(object, meta, id));
     }
 
