@@ -25,18 +25,8 @@ import org.slf4j.LoggerFactory;
  * another terminal with a kube-proxy command line plus {@code --hns-state FILE}. Runs until Ctrl+C / SIGTERM and
  * leaves the state file in place.
  */
-final class ApiOnlyDemo {
+record ApiOnlyDemo(CliContext context, ProxyFlags flags, HnsHostOptions host) {
     private static final Logger logger = LoggerFactory.getLogger(ApiOnlyDemo.class);
-
-    private final CliContext context;
-    private final ProxyFlags flags;
-    private final HnsHostOptions host;
-
-    ApiOnlyDemo(CliContext context, ProxyFlags flags, HnsHostOptions host) {
-        this.context = context;
-        this.flags = flags;
-        this.host = host;
-    }
 
     /** Runs until the shutdown signal fires; returns 0. */
     int run(Path manifests, int apiPort, Path kubeconfig) throws InterruptedException, ConfigException {

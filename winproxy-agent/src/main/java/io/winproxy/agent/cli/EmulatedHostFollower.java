@@ -1,7 +1,9 @@
 package io.winproxy.agent.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.winproxy.agent.DaemonThreads;
 import io.winproxy.agent.kube.EndpointSliceMapper;
+import io.winproxy.agent.kube.KubeObjectMapper;
 import io.winproxy.agent.kube.NodeMapper;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.policy.model.EndpointSliceInfo;
@@ -28,11 +30,8 @@ final class EmulatedHostFollower implements AutoCloseable {
 
     private final KubernetesClient client;
     private final EmulatedHost host;
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "emulated-cni");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+            DaemonThreads.named("emulated-cni"));
     private List<NodeInfo> lastNodes;
     private Set<String> lastPodIps;
 
@@ -44,7 +43,7 @@ final class EmulatedHostFollower implements AutoCloseable {
     /** The Nodes of the cluster that map cleanly (a Node that does not is skipped, as the agent skips it). */
     static List<NodeInfo> nodes(KubernetesClient client) {
         List<NodeInfo> nodes = new ArrayList<>();
-        NodeMapper mapper = new NodeMapper();
+        NodeMapper mapper = new NodeMapper(KubeObjectMapper.loggedWarnings());
         client.nodes().list().getItems().forEach(n -> mapper.map(n).ifPresent(nodes::add));
         return nodes;
     }
@@ -57,7 +56,7 @@ final class EmulatedHostFollower implements AutoCloseable {
     synchronized boolean syncOnce() {
         List<NodeInfo> nodes = nodes(client);
         List<EndpointSliceInfo> slices = new ArrayList<>();
-        EndpointSliceMapper mapper = new EndpointSliceMapper();
+        EndpointSliceMapper mapper = new EndpointSliceMapper(KubeObjectMapper.loggedWarnings());
         client.discovery().v1().endpointSlices().inAnyNamespace().list().getItems()
                 .forEach(s -> mapper.map(s).ifPresent(slices::add));
         Set<String> podIps = EmulatedCluster.localPodIps(slices, host.thisNode());

@@ -32,17 +32,11 @@ import picocli.CommandLine.ParentCommand;
         subcommands = {HnsCommand.ListCommand.class, HnsCommand.ExplainCommand.class, HnsCommand.DeleteCommand.class,
                 HnsFaultCommand.class, HnsVariantCommand.class, HnsRestartCommand.class,
                 HnsRestartCommand.Rehydrate.class})
-public final class HnsCommand implements Callable<Integer> {
+public final class HnsCommand extends CommandGroup {
     private static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     @ParentCommand
     RootCommand root;
-
-    @Override
-    public Integer call() {
-        throw new UsageException("hns: name a subcommand: list, explain, delete, fault, variant, restart or "
-                + "rehydrate");
-    }
 
     static String json(JsonNode node) {
         try {

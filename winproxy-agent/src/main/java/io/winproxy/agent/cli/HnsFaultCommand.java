@@ -16,7 +16,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,12 +27,7 @@ import picocli.CommandLine.Option;
 @Command(name = "fault", description = "Inject failures and latency into an emulated HNS host (--hns-state FILE).",
         subcommands = {HnsFaultCommand.SetCommand.class, HnsFaultCommand.ClearCommand.class,
                 HnsFaultCommand.ShowCommand.class})
-public final class HnsFaultCommand implements Callable<Integer> {
-    @Override
-    public Integer call() {
-        throw new UsageException("hns fault: name a subcommand: set, clear or show");
-    }
-
+public final class HnsFaultCommand extends CommandGroup {
     /** {@code hns fault set ...}: changes only the settings named; prints the result. */
     @Command(name = "set", description = "Add faults or latency; settings not named are kept.")
     static final class SetCommand extends EmulatedHostCommand {
@@ -77,12 +71,15 @@ public final class HnsFaultCommand implements Callable<Integer> {
         String outage;
 
         @Override
-        public Integer call() {
+        void parseOptions() {
             if (rate == null && failNext == null && latency == null && latencyOf == null && outage == null) {
                 throw new UsageException("hns fault set: give at least one of --rate, --fail-next, --latency, "
                         + "--latency-of, --outage");
             }
-            HnsEmulator hns = openHost();
+        }
+
+        @Override
+        void run(HnsEmulator hns, CliContext context) {
             List<UnaryOperator<FaultSettings>> changes = new ArrayList<>();
             int code = hresult == null ? FaultSettings.DEFAULT_HRESULT : parseHresult(hresult);
             if (rate != null) {
@@ -132,8 +129,7 @@ public final class HnsFaultCommand implements Callable<Integer> {
                 updated = change.apply(updated);
             }
             hns.faults().set(updated);
-            print(context(), hns.faults().settings());
-            return 0;
+            print(context, hns.faults().settings());
         }
     }
 
@@ -141,11 +137,9 @@ public final class HnsFaultCommand implements Callable<Integer> {
     @Command(name = "clear", description = "Remove every fault, the latency and any outage.")
     static final class ClearCommand extends EmulatedHostCommand {
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             hns.faults().clear();
-            print(context(), hns.faults().settings());
-            return 0;
+            print(context, hns.faults().settings());
         }
     }
 
@@ -156,10 +150,8 @@ public final class HnsFaultCommand implements Callable<Integer> {
         OutputFormat output = OutputFormat.text;
 
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             FaultSettings settings = hns.faults().settings();
-            CliContext context = context();
             if (output == OutputFormat.json) {
                 context.out().println(HnsCommand.json(json(settings, hns.pendingRehydration().isPresent())));
             } else {
@@ -169,7 +161,6 @@ public final class HnsFaultCommand implements Callable<Integer> {
                         + " remote endpoint(s), " + (p.dueAt() == 0 ? "on 'hns rehydrate'"
                         : "at " + Instant.ofEpochMilli(p.dueAt()))));
             }
-            return 0;
         }
     }
 

@@ -27,16 +27,22 @@ public final class HnsRestartCommand extends EmulatedHostCommand {
             description = "Keep the dropped objects until 'hns rehydrate' brings them back.")
     boolean rehydrateLater;
 
+    private Duration downtime;
+    private HnsRestart restart;
+
     @Override
-    public Integer call() {
+    void parseOptions() {
         if (rehydrateAfter != null && rehydrateLater) {
             throw new UsageException("--rehydrate-later: cannot be combined with --rehydrate-after");
         }
-        Duration downtime = down == null ? Duration.ZERO : HnsFaultCommand.duration("--down", down);
-        HnsRestart restart = rehydrateAfter != null
+        downtime = down == null ? Duration.ZERO : HnsFaultCommand.duration("--down", down);
+        restart = rehydrateAfter != null
                 ? HnsRestart.rehydratingAfter(HnsFaultCommand.duration("--rehydrate-after", rehydrateAfter))
                 : rehydrateLater ? HnsRestart.rehydratingOnCommand() : HnsRestart.DROP;
-        HnsEmulator hns = openHost();
+    }
+
+    @Override
+    void run(HnsEmulator hns, CliContext context) {
         HnsRestart.Counts dropped = hns.restartHns(restart.withDown(downtime));
         StringBuilder line = new StringBuilder("Restarted emulated HNS: dropped ").append(dropped.loadBalancers())
                 .append(" load balancer(s) and ").append(dropped.remoteEndpoints()).append(" remote endpoint(s)");
@@ -49,23 +55,20 @@ public final class HnsRestartCommand extends EmulatedHostCommand {
             case ON_COMMAND -> line.append("; 'hns rehydrate' brings them back with their old IDs");
             case NONE -> { }
         }
-        context().out().println(line);
-        return 0;
+        context.out().println(line);
     }
 
     /** {@code hns rehydrate}: brings back now what earlier restarts kept. */
     @Command(name = "rehydrate", description = "Bring back what an emulated HNS restart kept for rehydration.")
     static final class Rehydrate extends EmulatedHostCommand {
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             boolean pending = hns.pendingRehydration().isPresent();
             HnsRestart.Counts restored = hns.rehydrate();
-            context().out().println(pending
+            context.out().println(pending
                     ? "Rehydrated " + restored.loadBalancers() + " load balancer(s) and " + restored.remoteEndpoints()
                             + " remote endpoint(s) with their old IDs"
                     : "Nothing to rehydrate");
-            return 0;
         }
     }
 }

@@ -8,7 +8,6 @@ import io.winproxy.hns.emulator.HnsVariant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,12 +20,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "variant", description = "Switch plausible HNS behaviours on an emulated host (--hns-state FILE).",
         subcommands = {HnsVariantCommand.SetCommand.class, HnsVariantCommand.ShowCommand.class,
                 HnsVariantCommand.ClearCommand.class})
-public final class HnsVariantCommand implements Callable<Integer> {
-    @Override
-    public Integer call() {
-        throw new UsageException("hns variant: name a subcommand: set, show or clear");
-    }
-
+public final class HnsVariantCommand extends CommandGroup {
     /** {@code hns variant set NAME...}: exactly the variants named are on afterwards. */
     @Command(name = "set", description = "Switch exactly these variants on (others off); NAME[,NAME]...")
     static final class SetCommand extends EmulatedHostCommand {
@@ -34,13 +28,17 @@ public final class HnsVariantCommand implements Callable<Integer> {
                 description = "ids-ignored, ids-rejected, extra-flags, modify-noop, duplicate-frontend.")
         List<String> names;
 
+        private Set<HnsVariant> variants;
+
         @Override
-        public Integer call() {
-            Set<HnsVariant> variants = parse("hns variant set", names);
-            HnsEmulator hns = openHost();
+        void parseOptions() {
+            variants = parse("hns variant set", names);
+        }
+
+        @Override
+        void run(HnsEmulator hns, CliContext context) {
             hns.setVariants(variants);
-            print(context(), hns.variants());
-            return 0;
+            print(context, hns.variants());
         }
     }
 
@@ -48,11 +46,9 @@ public final class HnsVariantCommand implements Callable<Integer> {
     @Command(name = "clear", description = "Switch every variant off (the default pessimistic profile only).")
     static final class ClearCommand extends EmulatedHostCommand {
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             hns.setVariants(Set.of());
-            print(context(), hns.variants());
-            return 0;
+            print(context, hns.variants());
         }
     }
 
@@ -63,10 +59,8 @@ public final class HnsVariantCommand implements Callable<Integer> {
         OutputFormat output = OutputFormat.text;
 
         @Override
-        public Integer call() {
-            HnsEmulator hns = openHost();
+        void run(HnsEmulator hns, CliContext context) {
             Set<HnsVariant> variants = hns.variants();
-            CliContext context = context();
             if (output == OutputFormat.json) {
                 JsonNodeFactory n = JsonNodeFactory.instance;
                 ObjectNode out = n.objectNode();
@@ -78,7 +72,6 @@ public final class HnsVariantCommand implements Callable<Integer> {
             } else {
                 print(context, variants);
             }
-            return 0;
         }
     }
 

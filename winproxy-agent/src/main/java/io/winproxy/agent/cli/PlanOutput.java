@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
+import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.desired.PolicyWarning;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanStep;
@@ -78,20 +79,31 @@ public final class PlanOutput {
         node.put("port", lb.service().port());
         node.put("protocol", lb.key().protocol().name());
         node.put("kind", lb.kind().displayName());
+        return putHnsFields(node, lb.key(), lb.internalPort(), lb.backends(), lb.sourceVip(), lb.flags(),
+                lb.portMappingFlags(), lb.distributionType());
+    }
+
+    /**
+     * Appends the HNS part of a load balancer in the plan shape, {@code frontendVIPs} to {@code ipv6}, to
+     * {@code node}: shared by the desired load balancers of {@code plan} and the observed ones {@code trace} shows.
+     * A null key (an HNS load balancer winproxy cannot read one from) has no VIP and external port 0.
+     */
+    static ObjectNode putHnsFields(ObjectNode node, LoadBalancerKey key, int internalPort, List<String> backends,
+                                   String sourceVip, int flags, int portMappingFlags, int distributionType) {
         ArrayNode vips = node.putArray("frontendVIPs");
-        if (!lb.key().frontendVip().isEmpty()) {
-            vips.add(lb.key().frontendVip());
+        if (key != null && !key.frontendVip().isEmpty()) {
+            vips.add(key.frontendVip());
         }
-        node.put("externalPort", lb.key().externalPort());
-        node.put("internalPort", lb.internalPort());
-        ArrayNode backends = node.putArray("backends");
-        lb.backends().forEach(backends::add);
-        node.put("sourceVIP", lb.sourceVip());
-        node.put("flags", lb.flags());
-        node.put("portMappingFlags", lb.portMappingFlags());
-        node.put("distributionType", lb.distributionType());
-        node.put("dsr", lb.dsr());
-        node.put("ipv6", lb.ipv6());
+        node.put("externalPort", key == null ? 0 : key.externalPort());
+        node.put("internalPort", internalPort);
+        ArrayNode backendArray = node.putArray("backends");
+        backends.forEach(backendArray::add);
+        node.put("sourceVIP", sourceVip);
+        node.put("flags", flags);
+        node.put("portMappingFlags", portMappingFlags);
+        node.put("distributionType", distributionType);
+        node.put("dsr", (flags & DesiredLoadBalancer.FLAG_DSR) != 0);
+        node.put("ipv6", (flags & DesiredLoadBalancer.FLAG_IPV6) != 0);
         return node;
     }
 

@@ -116,21 +116,8 @@ public final class TraceCommand implements Callable<Integer> {
         node.put("port", "");
         node.put("protocol", lb.key() == null ? "" : lb.key().protocol().name());
         node.put("kind", "");
-        ArrayNode vips = node.putArray("frontendVIPs");
-        if (lb.key() != null && !lb.key().frontendVip().isEmpty()) {
-            vips.add(lb.key().frontendVip());
-        }
-        node.put("externalPort", lb.key() == null ? 0 : lb.key().externalPort());
-        node.put("internalPort", lb.internalPort());
-        ArrayNode backends = node.putArray("backends");
-        lb.backendIps().forEach(backends::add);
-        node.put("sourceVIP", lb.sourceVip());
-        node.put("flags", lb.flags());
-        node.put("portMappingFlags", lb.portMappingFlags());
-        node.put("distributionType", lb.distributionType());
-        node.put("dsr", (lb.flags() & 1) != 0);
-        node.put("ipv6", (lb.flags() & 2) != 0);
-        return node;
+        return PlanOutput.putHnsFields(node, lb.key(), lb.internalPort(), lb.backendIps(), lb.sourceVip(), lb.flags(),
+                lb.portMappingFlags(), lb.distributionType());
     }
 
     private static String text(Packet packet, TraceResult result) {

@@ -173,49 +173,32 @@ final class ConfigSchema {
      * @throws IllegalArgumentException with a short reason when the JSON type does not fit the field
      */
     static Object decode(Field field, JsonNode node, ObjectMapper mapper) {
-        switch (field.type()) {
-            case STRING:
-                if (!node.isValueNode()) {
-                    throw mismatch(node, "a string");
-                }
-                return node.asText();
-            case BOOL:
-                if (!node.isBoolean()) {
-                    throw mismatch(node, "a bool");
-                }
-                return node.booleanValue();
-            case INT:
-                if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-                    throw mismatch(node, "an int32");
-                }
-                return node.intValue();
-            case FLOAT:
-                if (!node.isNumber()) {
-                    throw mismatch(node, "a float32");
-                }
-                return node.floatValue();
-            case DURATION:
-                // Only logging.flushFrequency (a TimeOrMetaDuration) also takes a number of nanoseconds.
-                if (node.isIntegralNumber() && field.path().equals("logging.flushFrequency")) {
-                    return Duration.ofNanos(node.longValue());
-                }
-                if (!node.isTextual()) {
-                    throw mismatch(node, "a duration");
-                }
-                return GoDuration.parse(node.textValue());
-            case STRING_LIST:
-                return decodeList(node);
-            case BOOL_MAP:
-                return decodeBoolMap(node);
-            case VMODULE:
-                return decodeVmodule(node);
-            case RAW:
-            default:
-                if (!node.isObject()) {
-                    throw mismatch(node, "an object");
-                }
-                return mapper.convertValue(node, Object.class);
+        return switch (field.type()) {
+            case STRING -> fitting(node, node.isValueNode(), "a string").asText();
+            case BOOL -> fitting(node, node.isBoolean(), "a bool").booleanValue();
+            case INT -> fitting(node, node.isIntegralNumber() && node.canConvertToInt(), "an int32").intValue();
+            case FLOAT -> fitting(node, node.isNumber(), "a float32").floatValue();
+            // Only logging.flushFrequency (a TimeOrMetaDuration) also takes a number of nanoseconds.
+            case DURATION -> node.isIntegralNumber() && field.path().equals("logging.flushFrequency")
+                    ? Duration.ofNanos(node.longValue())
+                    : GoDuration.parse(fitting(node, node.isTextual(), "a duration").textValue());
+            case STRING_LIST -> decodeList(node);
+            case BOOL_MAP -> decodeBoolMap(node);
+            case VMODULE -> decodeVmodule(node);
+            case RAW -> mapper.convertValue(fitting(node, node.isObject(), "an object"), Object.class);
+        };
+    }
+
+    /**
+     * {@code node} when {@code fits}.
+     *
+     * @throws IllegalArgumentException naming what was expected and what was found otherwise
+     */
+    private static JsonNode fitting(JsonNode node, boolean fits, String expected) {
+        if (!fits) {
+            throw mismatch(node, expected);
         }
+        return node;
     }
 
     /**
@@ -224,26 +207,16 @@ final class ConfigSchema {
      * @throws IllegalArgumentException with a short reason when the text is not a value of the field's type
      */
     static Object parseFlag(Field field, String text) {
-        switch (field.type()) {
-            case BOOL:
-                return FlagValues.parseBool(text);
-            case INT:
-                return FlagValues.parseInt(text);
-            case FLOAT:
-                return FlagValues.parseFloat(text);
-            case DURATION:
-                return GoDuration.parse(text);
-            case STRING_LIST:
-                return splitList(text);
-            case BOOL_MAP:
-                return FeatureGates.parse(text).explicit();
-            case VMODULE:
-                return Vmodule.normalize(text);
-            case STRING:
-            case RAW:
-            default:
-                return text;
-        }
+        return switch (field.type()) {
+            case BOOL -> FlagValues.parseBool(text);
+            case INT -> FlagValues.parseInt(text);
+            case FLOAT -> FlagValues.parseFloat(text);
+            case DURATION -> GoDuration.parse(text);
+            case STRING_LIST -> splitList(text);
+            case BOOL_MAP -> FeatureGates.parse(text).explicit();
+            case VMODULE -> Vmodule.normalize(text);
+            case STRING, RAW -> text;
+        };
     }
 
     /** Encodes a value for writing: durations as Go text, vmodule as a list of objects, the rest as is. */

@@ -26,6 +26,12 @@ import picocli.CommandLine.Option;
  * For repeated flags the owning {@link CommandLine} needs {@code setOverwrittenOptionsAllowed(true)}; use
  * {@link #prepare(CommandLine)}.
  *
+ * <p>One annotated setter per flag, on purpose, though they differ only in the flag's name: picocli hands a setter the
+ * value, not the name it was given under, and every flag, the hidden Linux-only and removed ones included, must be
+ * recorded under its own name (they are warned about by name). So the repetition below is picocli's form of a flag
+ * table, and this class is a little over the usual size for it; the flags' meaning stays in the help texts and in
+ * {@link #LINUX_ONLY} and {@link #NO_EFFECT}.
+ *
  * <p>Not thread-safe; one instance per parse.
  */
 public class ProxyFlags {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.winproxy.agent.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,11 +90,7 @@ public final class ManifestSync implements AutoCloseable {
         if (follower != null) {
             throw new IllegalStateException("already following " + dir);
         }
-        follower = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "manifest-follower");
-            t.setDaemon(true);
-            return t;
-        });
+        follower = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("manifest-follower"));
         follower.scheduleWithFixedDelay(this::pollOnce, interval.toMillis(), interval.toMillis(),
                 TimeUnit.MILLISECONDS);
         logger.atInfo().setMessage("Following the manifests for changes").addKeyValue("path", dir)

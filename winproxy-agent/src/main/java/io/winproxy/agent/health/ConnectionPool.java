@@ -1,5 +1,6 @@
 package io.winproxy.agent.health;
 
+import io.winproxy.agent.DaemonThreads;
 import java.io.IOException;
 import java.net.Socket;
 import java.util.Objects;
@@ -7,7 +8,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,8 +44,8 @@ public final class ConnectionPool implements AutoCloseable {
         this.name = Objects.requireNonNull(name, "name");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.threads = new ThreadPoolExecutor(0, 2 * limits.maxConnections(), 30, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), daemonThreads(name + " http"));
-        this.reaper = daemonThreads(name + " http reaper").newThread(this::reapLoop);
+                new SynchronousQueue<>(), DaemonThreads.named(name + " http"));
+        this.reaper = DaemonThreads.named(name + " http reaper").newThread(this::reapLoop);
         reaper.start();
     }
 
@@ -163,14 +163,5 @@ public final class ConnectionPool implements AutoCloseable {
         } catch (IOException e) {
             // nothing to do: the socket is gone either way
         }
-    }
-
-    /** Daemon threads, so that listeners never keep the JVM alive on their own. */
-    static ThreadFactory daemonThreads(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -1,5 +1,6 @@
 package io.winproxy.agent.health;
 
+import io.winproxy.agent.DaemonThreads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -26,7 +27,7 @@ public final class HttpListener implements AutoCloseable {
     private HttpListener(ServerSocket serverSocket, String name, HttpHandler handler, ConnectionPool pool) {
         this.serverSocket = serverSocket;
         this.pool = pool;
-        this.acceptor = ConnectionPool.daemonThreads(name + " accept").newThread(() -> acceptLoop(handler, pool));
+        this.acceptor = DaemonThreads.named(name + " accept").newThread(() -> acceptLoop(handler, pool));
     }
 
     /**

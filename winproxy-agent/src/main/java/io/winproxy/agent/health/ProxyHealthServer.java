@@ -4,13 +4,11 @@ import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
-import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * kube-proxy's proxy health server on {@code healthzBindAddress} (default {@code 0.0.0.0:10256}): {@code /healthz}
@@ -26,7 +24,7 @@ import java.util.Optional;
  *
  * <p>Thread-safe.
  */
-public final class ProxyHealthServer implements AutoCloseable {
+public final class ProxyHealthServer extends NodeListener {
 
     /** Event reason when the listener cannot bind (kube-proxy's). */
     public static final String FAILED_TO_START_REASON = "FailedToStartProxierHealthcheck";
@@ -34,7 +32,6 @@ public final class ProxyHealthServer implements AutoCloseable {
 
     private final ProxierHealth health;
     private final AgentMetrics metrics;
-    private final NodeListener listener;
 
     /**
      * @param bindAddress  {@code IP:port}; empty or null disables the listener
@@ -57,12 +54,10 @@ public final class ProxyHealthServer implements AutoCloseable {
      */
     public ProxyHealthServer(BindAddress bindAddress, ProxierHealth health, boolean hardFail, String nodeName,
                              AgentMetrics metrics, EventRecorder events, Duration retryInterval) {
+        super("proxy healthz", bindAddress, hardFail, retryInterval, nodeName, events, FAILED_TO_START_REASON,
+                "proxy healthz server disabled (empty healthzBindAddress)");
         this.health = Objects.requireNonNull(health, "health");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        Objects.requireNonNull(events, "events");
-        this.listener = new NodeListener("proxy healthz", bindAddress, this::handle, hardFail, retryInterval,
-                nodeName, events, FAILED_TO_START_REASON,
-                "proxy healthz server disabled (empty healthzBindAddress)");
     }
 
     /** A change for {@code family} was queued and not yet applied. */
@@ -87,33 +82,15 @@ public final class ProxyHealthServer implements AutoCloseable {
 
     /** The proxier-only health given to service health checks; {@code true} when this server is disabled. */
     public boolean isProxyHealthy() {
-        return !listener.enabled() || health.isHealthy();
+        return !enabled() || health.isHealthy();
     }
 
     public ProxierHealth health() {
         return health;
     }
 
-    /**
-     * Starts listening; a no-op when disabled.
-     *
-     * @throws BindFailedException when the bind fails and {@code bindAddressHardFail} is set (exit 1)
-     */
-    public void start() {
-        listener.start();
-    }
-
-    /** The bound address, once listening. */
-    public Optional<InetSocketAddress> boundAddress() {
-        return listener.boundAddress();
-    }
-
     @Override
-    public void close() {
-        listener.close();
-    }
-
-    private HttpResponse handle(HttpRequest request) {
+    protected HttpResponse handle(HttpRequest request) {
         return switch (request.path()) {
             case "/healthz" -> respond(true);
             case "/livez" -> respond(false);

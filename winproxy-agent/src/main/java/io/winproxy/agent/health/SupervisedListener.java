@@ -1,5 +1,6 @@
 package io.winproxy.agent.health;
 
+import io.winproxy.agent.DaemonThreads;
 import io.winproxy.agent.logging.KlogRefs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -78,7 +79,7 @@ public final class SupervisedListener implements AutoCloseable {
             }
             logger.atWarn().setMessage(KlogRefs.capitalize(message))
                     .addKeyValue("retryEvery", retryInterval.toMillis() + "ms").log();
-            retrier = Executors.newSingleThreadScheduledExecutor(ConnectionPool.daemonThreads(description + " bind retry"));
+            retrier = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named(description + " bind retry"));
             pendingRetry = retrier.scheduleWithFixedDelay(this::retry, retryInterval.toMillis(),
                     retryInterval.toMillis(), TimeUnit.MILLISECONDS);
         }

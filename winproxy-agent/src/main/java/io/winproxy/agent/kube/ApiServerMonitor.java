@@ -1,6 +1,7 @@
 package io.winproxy.agent.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.winproxy.agent.DaemonThreads;
 import io.winproxy.agent.Messages;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -59,10 +60,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
     }
 
     private final String server;
-    private final Clock clock;
-    private final Duration probeInterval;
-    private final Duration reminderInterval;
-    private final DoubleSupplier random;
+    private final Pacing pacing;
     private final List<Target> targets = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
     private ScheduledExecutorService scheduler;
@@ -75,23 +73,33 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
     private boolean probing;
 
     /**
-     * @param server           the API server URL as it may be logged (no credentials)
-     * @param probeInterval    the pause between probes during an outage, before ±20% jitter
-     * @param reminderInterval the pause between reminders during an outage
+     * How the monitor paces itself during an outage.
+     *
+     * @param probeInterval    the pause between probes, before ±20% jitter
+     * @param reminderInterval the pause between reminders
      * @param random           a number in {@code [0, 1)} (the jitter)
      */
-    public ApiServerMonitor(String server, Clock clock, Duration probeInterval, Duration reminderInterval,
-                            DoubleSupplier random) {
+    public record Pacing(Clock clock, Duration probeInterval, Duration reminderInterval, DoubleSupplier random) {
+        /** The system clock, {@link #PROBE_INTERVAL}, {@link #REMINDER_INTERVAL} and {@link Math#random()}. */
+        public static final Pacing DEFAULT = new Pacing(Clock.systemUTC(), PROBE_INTERVAL, REMINDER_INTERVAL,
+                Math::random);
+
+        /** The pause before the next probe: the probe interval, ±20% at random. */
+        Duration jitteredProbeInterval() {
+            double factor = 0.8 + 0.4 * random.getAsDouble();
+            return Duration.ofMillis(Math.round(probeInterval.toMillis() * factor));
+        }
+    }
+
+    /** @param server the API server URL as it may be logged (no credentials) */
+    public ApiServerMonitor(String server, Pacing pacing) {
         this.server = server;
-        this.clock = clock;
-        this.probeInterval = probeInterval;
-        this.reminderInterval = reminderInterval;
-        this.random = random;
+        this.pacing = pacing;
     }
 
     /** With the default intervals and the system clock. */
     public ApiServerMonitor(String server) {
-        this(server, Clock.systemUTC(), PROBE_INTERVAL, REMINDER_INTERVAL, Math::random);
+        this(server, Pacing.DEFAULT);
     }
 
     public void register(Target target) {
@@ -101,11 +109,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
     /** Starts the monitor's thread (ticks twice a second; probes only during an outage). */
     public synchronized void start() {
         if (scheduler == null) {
-            scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "winproxy-api-monitor");
-                t.setDaemon(true);
-                return t;
-            });
+            scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("winproxy-api-monitor"));
             scheduler.scheduleWithFixedDelay(this::tickSafely, TICK.toMillis(), TICK.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
@@ -153,10 +157,10 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
             if (outageSince != null) {
                 return;
             }
-            Instant now = clock.instant();
+            Instant now = pacing.clock().instant();
             outageSince = now;
-            nextProbe = now.plus(jittered());
-            nextReminder = now.plus(reminderInterval);
+            nextProbe = now.plus(pacing.jitteredProbeInterval());
+            nextReminder = now.plus(pacing.reminderInterval());
         }
         if (cause.startsWith("answers")) {
             logger.atWarn().setMessage("The API server answers with an error; " + SERVED_FROM_CACHE)
@@ -177,7 +181,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
 
     /** Gives a reminder and probes when they are due. Runs on the monitor's thread (tests call it directly). */
     void tick() {
-        Instant now = clock.instant();
+        Instant now = pacing.clock().instant();
         boolean probeNow;
         synchronized (lock) {
             if (outageSince == null || probing) {
@@ -188,7 +192,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
                         .addKeyValue("server", server)
                         .addKeyValue("unavailableFor", format(Duration.between(outageSince, now)))
                         .addKeyValue("err", lastCause).log();
-                nextReminder = now.plus(reminderInterval);
+                nextReminder = now.plus(pacing.reminderInterval());
             }
             probeNow = !now.isBefore(nextProbe);
             probing = probeNow;
@@ -211,10 +215,10 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
         Instant since;
         synchronized (lock) {
             probing = false;
-            Instant now = clock.instant();
+            Instant now = pacing.clock().instant();
             if (failure != null) {
                 lastCause = failure;
-                nextProbe = now.plus(jittered());
+                nextProbe = now.plus(pacing.jitteredProbeInterval());
                 return;
             }
             since = outageSince;
@@ -222,7 +226,7 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
             lastCause = null;
         }
         logger.atInfo().setMessage("The API server answers again; relisting now").addKeyValue("server", server)
-                .addKeyValue("unavailableFor", format(Duration.between(since, clock.instant())))
+                .addKeyValue("unavailableFor", format(Duration.between(since, pacing.clock().instant())))
                 .addKeyValue("relisting", targets.stream().map(Target::kind).toList()).log();
         for (Target target : targets) {
             try {
@@ -231,11 +235,6 @@ public final class ApiServerMonitor implements ApiRequestListener, AutoCloseable
                 logger.atDebug().setMessage("Relisting failed").addKeyValue("kind", target.kind()).setCause(e).log();
             }
         }
-    }
-
-    private Duration jittered() {
-        double factor = 0.8 + 0.4 * random.getAsDouble();
-        return Duration.ofMillis(Math.round(probeInterval.toMillis() * factor));
     }
 
     private static String path(ApiRequest request) {

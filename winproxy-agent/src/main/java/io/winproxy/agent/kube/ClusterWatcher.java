@@ -1,15 +1,19 @@
 package io.winproxy.agent.kube;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +60,8 @@ public final class ClusterWatcher implements AutoCloseable {
      */
     public ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler,
                           ApiTraffic traffic) {
-        this(client, options, handler, new ServiceMapper(), new EndpointSliceMapper(), new NodeMapper(), traffic);
+        this(client, options, handler, new ServiceMapper(MappingWarnings.log()),
+                new EndpointSliceMapper(MappingWarnings.log()), new NodeMapper(MappingWarnings.log()), traffic);
     }
 
     public ClusterWatcher(KubernetesClient client, WatchOptions options, ClusterEventHandler handler,
@@ -77,23 +82,31 @@ public final class ClusterWatcher implements AutoCloseable {
         // Lists come in pages of LIST_PAGE objects, as client-go's reflector lists: the whole list of a large cluster
         // is never in memory at once as fabric8 objects (10,000 slices would be over 100 MB).
         var nodeQuery = client.nodes().withField("metadata.name", options.nodeName());
-        this.services = new MappedInformer<>("Services",
-                () -> serviceQuery.withLimit(LIST_PAGE).runnableInformer(resync), Service::new,
-                () -> serviceQuery.list(PROBE), serviceMapper::map, handler::onService, () -> {
-                    handler.onServicesSynced();
-                    synced.countDown();
-                }, monitor);
-        this.endpointSlices = new MappedInformer<>("EndpointSlices",
-                () -> sliceQuery.withLimit(LIST_PAGE).runnableInformer(resync), EndpointSlice::new,
-                () -> sliceQuery.list(PROBE), sliceMapper::map, handler::onEndpointSlice, () -> {
-                    handler.onEndpointSlicesSynced();
-                    synced.countDown();
-                }, monitor);
+        this.services = paged("Services", serviceQuery, resync, Service::new, serviceMapper, handler::onService,
+                handler::onServicesSynced);
+        this.endpointSlices = paged("EndpointSlices", sliceQuery, resync, EndpointSlice::new, sliceMapper,
+                handler::onEndpointSlice, handler::onEndpointSlicesSynced);
         this.node = new MappedInformer<>("Node " + options.nodeName(), () -> nodeQuery.runnableInformer(resync), Node::new,
                 () -> nodeQuery.list(PROBE), nodeMapper::map, handler::onNode, handler::onNodeSynced, monitor);
         for (MappedInformer<?, ?> informer : List.of(services, endpointSlices, node)) {
             monitor.register(informer);
         }
+    }
+
+    /**
+     * The informer of a kind of which every object {@code query} selects is watched, listed in pages of
+     * {@link #LIST_PAGE}; {@code onSynced} runs once its initial list is delivered, and counts towards
+     * {@link #awaitSynced}.
+     */
+    private <T extends HasMetadata, V> MappedInformer<T, V> paged(String kind, FilterWatchListDeletable<T, ?, ?> query,
+                                                                  long resync, Supplier<T> blank,
+                                                                  KubeObjectMapper<T, V> mapper,
+                                                                  BiConsumer<V, V> handler, Runnable onSynced) {
+        return new MappedInformer<>(kind, () -> query.withLimit(LIST_PAGE).runnableInformer(resync), blank,
+                () -> query.list(PROBE), mapper::map, handler, () -> {
+                    onSynced.run();
+                    synced.countDown();
+                }, monitor);
     }
 
     /** Starts the informers in the background and returns at once; an unreachable API server is retried. */

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -25,7 +24,7 @@ import java.util.function.Consumer;
  * for all of a slice's endpoints without addresses, with their count); an object without a name maps to empty.
  * Stateless and thread-safe.
  */
-public final class EndpointSliceMapper {
+public final class EndpointSliceMapper extends KubeObjectMapper<EndpointSlice, EndpointSliceInfo> {
     /** The label naming the Service a slice belongs to. */
     public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
     /** When the change that produced this slice happened (used for the network-programming latency metric). */
@@ -34,34 +33,22 @@ public final class EndpointSliceMapper {
     /** How many indexes a warning about endpoints without addresses lists. */
     static final int SHOWN_INDEXES = 5;
 
-    private final Consumer<String> warnings;
-
-    /** Warnings go to the log. */
-    public EndpointSliceMapper() {
-        this(MappingWarnings.log());
-    }
-
-    /** @param warnings receives one line per dropped part, naming the slice */
+    /** @param warnings receives one line per dropped part, naming the slice (the log: {@link #loggedWarnings()}) */
     public EndpointSliceMapper(Consumer<String> warnings) {
-        this.warnings = warnings;
+        super("EndpointSlice", true, warnings);
     }
 
-    public Optional<EndpointSliceInfo> map(EndpointSlice slice) {
-        ObjectMeta meta = slice == null ? null : slice.getMetadata();
-        if (meta == null || meta.getName() == null || meta.getName().isEmpty()) {
-            warnings.accept("Ignoring an EndpointSlice without metadata.name");
-            return Optional.empty();
-        }
-        String namespace = SharedStrings.of(meta.getNamespace() == null ? "default" : meta.getNamespace());
-        String id = "EndpointSlice " + namespace + "/" + meta.getName();
+    @Override
+    protected EndpointSliceInfo mapNamed(EndpointSlice slice, ObjectMeta meta, String id) {
+        String namespace = namespace(meta);
         Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
         String serviceName = labels.get(SERVICE_NAME_LABEL);
         if (serviceName != null && serviceName.isEmpty()) {
             serviceName = null;
         }
-        return Optional.of(new EndpointSliceInfo(namespace, meta.getName(), SharedStrings.of(serviceName),
+        return new EndpointSliceInfo(namespace, meta.getName(), SharedStrings.of(serviceName),
                 SharedStrings.of(slice.getAddressType()),
-                ports(id, slice.getPorts()), endpoints(id, slice.getEndpoints()), triggerTime(id, meta)));
+                ports(id, slice.getPorts()), endpoints(id, slice.getEndpoints()), triggerTime(id, meta));
     }
 
     private Instant triggerTime(String id, ObjectMeta meta) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.winproxy.agent.DaemonThreads;
 import io.winproxy.agent.logging.KlogRefs;
 import java.time.Clock;
 import java.time.Duration;
@@ -65,11 +66,7 @@ public final class KubeEventRecorder implements EventRecorder, AutoCloseable {
         this.host = host;
         this.clock = clock;
         this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(queueCapacity), r -> {
-                    Thread t = new Thread(r, "event-recorder");
-                    t.setDaemon(true);
-                    return t;
-                }, (r, executor) -> {
+                new ArrayBlockingQueue<>(queueCapacity), DaemonThreads.named("event-recorder"), (r, executor) -> {
                     throw new RejectedExecutionException("event queue full");
                 });
     }

@@ -32,25 +32,23 @@ import javax.net.ssl.SSLParameters;
  */
 final class MeteredHttpClient extends HttpClient {
     private final HttpClient delegate;
-    private final ApiRequestListener listener;
-    private final LongSupplier nanoTime;
+    private final Reporter reporter;
 
     MeteredHttpClient(HttpClient delegate, ApiRequestListener listener, LongSupplier nanoTime) {
         this.delegate = delegate;
-        this.listener = listener;
-        this.nanoTime = nanoTime;
+        this.reporter = new Reporter(listener, nanoTime);
     }
 
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
             throws IOException, InterruptedException {
-        long start = nanoTime.getAsLong();
+        long start = reporter.now();
         try {
             HttpResponse<T> response = delegate.send(request, handler);
-            report(request.method(), request.uri(), response.statusCode(), null, start);
+            reporter.report(request.method(), request.uri(), response.statusCode(), null, start);
             return response;
         } catch (IOException e) {
-            report(request.method(), request.uri(), 0, e, start);
+            reporter.report(request.method(), request.uri(), 0, e, start);
             throw e;
         }
     }
@@ -58,19 +56,13 @@ final class MeteredHttpClient extends HttpClient {
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
                                                             HttpResponse.BodyHandler<T> handler) {
-        long start = nanoTime.getAsLong();
-        CompletableFuture<HttpResponse<T>> future = delegate.sendAsync(request, handler);
-        future.whenComplete((response, failure) -> reportResponse(request, response, failure, start));
-        return future;
+        return reported(request, reporter.now(), delegate.sendAsync(request, handler));
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
                                                             HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
-        long start = nanoTime.getAsLong();
-        CompletableFuture<HttpResponse<T>> future = delegate.sendAsync(request, handler, pushPromiseHandler);
-        future.whenComplete((response, failure) -> reportResponse(request, response, failure, start));
-        return future;
+        return reported(request, reporter.now(), delegate.sendAsync(request, handler, pushPromiseHandler));
     }
 
     @Override
@@ -78,20 +70,32 @@ final class MeteredHttpClient extends HttpClient {
         return new MeteredWebSocketBuilder(delegate.newWebSocketBuilder());
     }
 
-    private void reportResponse(HttpRequest request, HttpResponse<?> response, Throwable failure, long start) {
-        if (response != null) {
-            report(request.method(), request.uri(), response.statusCode(), null, start);
-        } else {
-            report(request.method(), request.uri(), 0, unwrap(failure), start);
-        }
+    /** Reports the attempt started at {@code start} when {@code future} completes; returns {@code future} itself. */
+    private <T> CompletableFuture<HttpResponse<T>> reported(HttpRequest request, long start,
+                                                            CompletableFuture<HttpResponse<T>> future) {
+        future.whenComplete((response, failure) -> {
+            if (response != null) {
+                reporter.report(request.method(), request.uri(), response.statusCode(), null, start);
+            } else {
+                reporter.report(request.method(), request.uri(), 0, unwrap(failure), start);
+            }
+        });
+        return future;
     }
 
-    private void report(String method, URI uri, int status, Throwable failure, long start) {
-        Duration latency = Duration.ofNanos(Math.max(0, nanoTime.getAsLong() - start));
-        try {
-            listener.completed(new ApiRequest(method, uri, status, failure, latency, ApiRequest.isWatch(uri)));
-        } catch (RuntimeException e) {
-            // a listener must not break the request; the contract says it never throws
+    /** Times the attempts and hands each outcome to the listener, which can never break the request. */
+    private record Reporter(ApiRequestListener listener, LongSupplier nanoTime) {
+        long now() {
+            return nanoTime.getAsLong();
+        }
+
+        void report(String method, URI uri, int status, Throwable failure, long start) {
+            Duration latency = Duration.ofNanos(Math.max(0, nanoTime.getAsLong() - start));
+            try {
+                listener.completed(new ApiRequest(method, uri, status, failure, latency, ApiRequest.isWatch(uri)));
+            } catch (RuntimeException e) {
+                // a listener must not break the request; the contract says it never throws
+            }
         }
     }
 
@@ -176,18 +180,18 @@ final class MeteredHttpClient extends HttpClient {
 
         @Override
         public CompletableFuture<WebSocket> buildAsync(URI uri, WebSocket.Listener socketListener) {
-            long start = nanoTime.getAsLong();
+            long start = reporter.now();
             CompletableFuture<WebSocket> future = builder.buildAsync(uri, socketListener);
             future.whenComplete((socket, failure) -> {
                 if (socket != null) {
-                    report("GET", uri, 101, null, start);
+                    reporter.report("GET", uri, 101, null, start);
                     return;
                 }
                 Throwable cause = unwrap(failure);
                 if (cause instanceof WebSocketHandshakeException handshake && handshake.getResponse() != null) {
-                    report("GET", uri, handshake.getResponse().statusCode(), null, start);
+                    reporter.report("GET", uri, handshake.getResponse().statusCode(), null, start);
                 } else {
-                    report("GET", uri, 0, cause, start);
+                    reporter.report("GET", uri, 0, cause, start);
                 }
             });
             return future;

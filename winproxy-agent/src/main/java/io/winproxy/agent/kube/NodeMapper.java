@@ -9,7 +9,6 @@ import io.winproxy.policy.model.NodeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -17,32 +16,21 @@ import java.util.function.Consumer;
  * warning naming the Node when the spec is missing); an object without a name maps to empty. Stateless and
  * thread-safe.
  */
-public final class NodeMapper {
+public final class NodeMapper extends KubeObjectMapper<Node, NodeInfo> {
     /** The well-known zone label. */
     public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
 
-    private final Consumer<String> warnings;
-
-    /** Warnings go to the log. */
-    public NodeMapper() {
-        this(MappingWarnings.log());
-    }
-
-    /** @param warnings receives one line per dropped part, naming the Node */
+    /** @param warnings receives one line per dropped part, naming the Node (the log: {@link #loggedWarnings()}) */
     public NodeMapper(Consumer<String> warnings) {
-        this.warnings = warnings;
+        super("Node", false, warnings);
     }
 
-    public Optional<NodeInfo> map(Node node) {
-        ObjectMeta meta = node == null ? null : node.getMetadata();
-        if (meta == null || meta.getName() == null || meta.getName().isEmpty()) {
-            warnings.accept("Ignoring a Node without metadata.name");
-            return Optional.empty();
-        }
+    @Override
+    protected NodeInfo mapNamed(Node node, ObjectMeta meta, String id) {
         Map<String, String> labels = ServiceMapper.withoutNullValues(meta.getLabels());
         NodeSpec spec = node.getSpec();
         if (spec == null) {
-            warnings.accept("Node " + meta.getName() + ": no spec; mapped without pod CIDRs or taints");
+            warnings.accept(id + ": no spec; mapped without pod CIDRs or taints");
             spec = new NodeSpec();
         }
         List<String> podCidrs = spec.getPodCIDRs() != null && !spec.getPodCIDRs().isEmpty()
@@ -65,7 +53,7 @@ public final class NodeMapper {
                 }
             }
         }
-        return Optional.of(new NodeInfo(meta.getName(), labels, podCidrs, internalIps, labels.get(ZONE_LABEL),
-                meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty(), taintKeys));
+        return new NodeInfo(meta.getName(), labels, podCidrs, internalIps, labels.get(ZONE_LABEL),
+                meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty(), taintKeys);
     }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -20,27 +19,15 @@ import java.util.function.Consumer;
  * a number) is dropped with a warning naming the Service; an object without a name maps to empty. Stateless and
  * thread-safe.
  */
-public final class ServiceMapper {
-    private final Consumer<String> warnings;
-
-    /** Warnings go to the log. */
-    public ServiceMapper() {
-        this(MappingWarnings.log());
-    }
-
-    /** @param warnings receives one line per dropped part, naming the Service */
+public final class ServiceMapper extends KubeObjectMapper<Service, ServiceInfo> {
+    /** @param warnings receives one line per dropped part, naming the Service (the log: {@link #loggedWarnings()}) */
     public ServiceMapper(Consumer<String> warnings) {
-        this.warnings = warnings;
+        super("Service", true, warnings);
     }
 
-    public Optional<ServiceInfo> map(Service service) {
-        ObjectMeta meta = service == null ? null : service.getMetadata();
-        if (meta == null || meta.getName() == null || meta.getName().isEmpty()) {
-            warnings.accept("Ignoring a Service without metadata.name");
-            return Optional.empty();
-        }
-        String namespace = SharedStrings.of(meta.getNamespace() == null ? "default" : meta.getNamespace());
-        String id = "Service " + namespace + "/" + meta.getName();
+    @Override
+    protected ServiceInfo mapNamed(Service service, ObjectMeta meta, String id) {
+        String namespace = namespace(meta);
         ServiceSpec spec = service.getSpec();
         if (spec == null) {
             warnings.accept(id + ": no spec; mapped with no ports");
@@ -54,7 +41,7 @@ public final class ServiceMapper {
                 && spec.getSessionAffinityConfig().getClientIP().getTimeoutSeconds() != null) {
             affinityTimeout = spec.getSessionAffinityConfig().getClientIP().getTimeoutSeconds();
         }
-        return Optional.of(new ServiceInfo(namespace, meta.getName(),
+        return new ServiceInfo(namespace, meta.getName(),
                 spec.getType() == null ? "ClusterIP" : SharedStrings.of(spec.getType()),
                 withoutNulls(clusterIps), withoutNulls(spec.getIpFamilies()).stream().map(SharedStrings::of).toList(), ports(id, spec.getPorts()),
                 withoutNulls(spec.getExternalIPs()), ingress(service.getStatus()),
@@ -62,7 +49,7 @@ public final class ServiceMapper {
                 affinityTimeout, SharedStrings.of(spec.getInternalTrafficPolicy()),
                 SharedStrings.of(spec.getExternalTrafficPolicy()),
                 spec.getHealthCheckNodePort() == null ? 0 : spec.getHealthCheckNodePort(),
-                spec.getTrafficDistribution(), readAnnotations(meta.getAnnotations())));
+                spec.getTrafficDistribution(), readAnnotations(meta.getAnnotations()));
     }
 
     private List<ServiceInfo.ServicePortSpec> ports(String id, List<ServicePort> ports) {

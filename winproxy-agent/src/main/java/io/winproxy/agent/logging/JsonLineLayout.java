@@ -6,14 +6,10 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.LayoutBase;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import java.lang.reflect.Array;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.Map;
-import java.util.Optional;
 import org.slf4j.event.KeyValuePair;
 
 /**
@@ -36,6 +32,11 @@ import org.slf4j.event.KeyValuePair;
  * Strings are JSON-escaped (control characters as {@code &#92;u00XX}), so a record is always one line. Thread-safe.
  */
 public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
+    /** Values as zap writes them: JSON null, finite numbers and booleans bare, the rest as JSON strings. */
+    private static final ValueWriter VALUES = new ValueWriter("null",
+            value -> value instanceof Number n && Double.isFinite(n.doubleValue()) || value instanceof Boolean,
+            JsonLineLayout::string);
+
     private final LibraryLoggers libraries;
 
     public JsonLineLayout(LibraryLoggers libraries) {
@@ -62,7 +63,7 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
             out.append(',');
             string(out, pair.key);
             out.append(':');
-            value(out, pair.value, 0);
+            VALUES.write(out, pair.value);
         }
         return out.append('}').append(CoreConstants.LINE_SEPARATOR).toString();
     }
@@ -105,49 +106,6 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
             }
         }
         return exact.stripTrailingZeros().toPlainString();
-    }
-
-    private static void value(StringBuilder out, Object value, int depth) {
-        if (depth > KlogValues.MAX_DEPTH) {
-            string(out, "...");
-        } else if (value == null) {
-            out.append("null");
-        } else if (value instanceof Number n && Double.isFinite(n.doubleValue()) || value instanceof Boolean) {
-            out.append(value);
-        } else if (value instanceof Optional<?> o) {
-            value(out, o.orElse(null), depth + 1);
-        } else if (value instanceof Throwable t) {
-            string(out, Redactor.redact(LogEvents.error(t)));
-        } else if (value instanceof Map<?, ?> map) {
-            out.append('{');
-            boolean first = true;
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                out.append(first ? "" : ",");
-                first = false;
-                string(out, String.valueOf(e.getKey()));
-                out.append(':');
-                value(out, e.getValue(), depth + 1);
-            }
-            out.append('}');
-        } else if (value instanceof Collection<?> items) {
-            out.append('[');
-            boolean first = true;
-            for (Object item : items) {
-                out.append(first ? "" : ",");
-                first = false;
-                value(out, item, depth + 1);
-            }
-            out.append(']');
-        } else if (value.getClass().isArray()) {
-            out.append('[');
-            for (int i = 0; i < Array.getLength(value); i++) {
-                out.append(i == 0 ? "" : ",");
-                value(out, Array.get(value, i), depth + 1);
-            }
-            out.append(']');
-        } else {
-            string(out, Redactor.redact(KlogValues.text(value)));
-        }
     }
 
     /** A JSON string; a lone surrogate (not encodable) becomes U+FFFD, as zap writes invalid UTF-8. */

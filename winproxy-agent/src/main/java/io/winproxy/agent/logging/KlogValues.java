@@ -1,11 +1,6 @@
 package io.winproxy.agent.logging;
 
-import java.lang.reflect.Array;
-import java.util.Collection;
-import java.util.Iterator;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * klog's text serialisation of messages, keys and values, so that whatever a value contains (line breaks, quotes,
@@ -98,52 +93,14 @@ public final class KlogValues {
 
     /** Appends a value in klog's text form (see the class comment). */
     public static void value(StringBuilder out, Object value) {
-        value(out, value, 0);
+        WRITER.write(out, value);
     }
 
     /** Nesting deeper than this prints the nested value's text (a collection that contains itself ends). */
     static final int MAX_DEPTH = 8;
 
-    private static void value(StringBuilder out, Object value, int depth) {
-        if (depth > MAX_DEPTH) {
-            quote(out, "...");
-        } else if (value == null) {
-            out.append("<nil>");
-        } else if (value instanceof Number || value instanceof Boolean) {
-            out.append(value);
-        } else if (value instanceof Optional<?> o) {
-            value(out, o.orElse(null), depth + 1);
-        } else if (value instanceof Throwable t) {
-            quote(out, Redactor.redact(LogEvents.error(t)));
-        } else if (value instanceof Map<?, ?> map) {
-            out.append('{');
-            boolean first = true;
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                quote(out, String.valueOf(e.getKey()));
-                out.append(':');
-                value(out, e.getValue(), depth + 1);
-            }
-            out.append('}');
-        } else if (value instanceof Collection<?> items) {
-            list(out, items.iterator(), depth);
-        } else if (value.getClass().isArray()) {
-            int n = Array.getLength(value);
-            out.append('[');
-            for (int i = 0; i < n; i++) {
-                if (i > 0) {
-                    out.append(',');
-                }
-                value(out, Array.get(value, i), depth + 1);
-            }
-            out.append(']');
-        } else {
-            quote(out, Redactor.redact(text(value)));
-        }
-    }
+    private static final ValueWriter WRITER = new ValueWriter("<nil>",
+            value -> value instanceof Number || value instanceof Boolean, KlogValues::quote);
 
     /** {@code toString()}, or a placeholder when it throws: a log line never fails because of a value. */
     static String text(Object value) {
@@ -152,18 +109,5 @@ public final class KlogValues {
         } catch (RuntimeException e) {
             return "<" + value.getClass().getName() + ": toString failed: " + e + ">";
         }
-    }
-
-    private static void list(StringBuilder out, Iterator<?> items, int depth) {
-        out.append('[');
-        boolean first = true;
-        while (items.hasNext()) {
-            if (!first) {
-                out.append(',');
-            }
-            first = false;
-            value(out, items.next(), depth + 1);
-        }
-        out.append(']');
     }
 }

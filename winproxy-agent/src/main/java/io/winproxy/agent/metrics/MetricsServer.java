@@ -11,11 +11,9 @@ import io.winproxy.agent.zpages.ComponentPages;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * given to {@link #serve}; 404 elsewhere. A bind
  * failure is retried every 5 s, or thrown from {@link #start()} with {@code bindAddressHardFail}. Thread-safe.
  */
-public final class MetricsServer implements AutoCloseable {
+public final class MetricsServer extends NodeListener {
 
     /** Event reason when the listener cannot bind (kube-proxy's). */
     public static final String FAILED_TO_START_REASON = "FailedToStartMetricServer";
@@ -37,7 +35,6 @@ public final class MetricsServer implements AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(MetricsServer.class);
 
     private final PrometheusAgentMetrics metrics;
-    private final NodeListener listener;
     private final Supplier<String> configzJson;
     private volatile ComponentPages pages;
 
@@ -76,20 +73,10 @@ public final class MetricsServer implements AutoCloseable {
      */
     public MetricsServer(BindAddress bindAddress, boolean hardFail, String nodeName, PrometheusAgentMetrics metrics,
                          EventRecorder events, Duration retryInterval, Supplier<String> configzJson) {
+        super("metrics server", bindAddress, hardFail, retryInterval, nodeName, events, FAILED_TO_START_REASON,
+                "metrics server disabled (empty metricsBindAddress)");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.configzJson = configzJson;
-        Objects.requireNonNull(events, "events");
-        this.listener = new NodeListener("metrics server", bindAddress, this::handle, hardFail, retryInterval,
-                nodeName, events, FAILED_TO_START_REASON, "metrics server disabled (empty metricsBindAddress)");
-    }
-
-    /**
-     * Starts listening; a no-op when disabled.
-     *
-     * @throws io.winproxy.agent.health.BindFailedException when the bind fails with {@code bindAddressHardFail}
-     */
-    public void start() {
-        listener.start();
     }
 
     /** Also serves {@code pages} ({@code /statusz}, {@code /flagz}, {@code /metrics/slis}, {@code /healthz}). */
@@ -97,17 +84,8 @@ public final class MetricsServer implements AutoCloseable {
         this.pages = pages;
     }
 
-    /** The bound address, once listening. */
-    public Optional<InetSocketAddress> boundAddress() {
-        return listener.boundAddress();
-    }
-
     @Override
-    public void close() {
-        listener.close();
-    }
-
-    private HttpResponse handle(HttpRequest request) {
+    protected HttpResponse handle(HttpRequest request) {
         ComponentPages extra = pages;
         if (extra != null) {
             HttpResponse page = extra.handle(request);

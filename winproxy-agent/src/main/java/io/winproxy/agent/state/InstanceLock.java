@@ -34,12 +34,11 @@ public final class InstanceLock implements AutoCloseable {
     private static final Pattern HOLDER = Pattern.compile("pid=(\\d+) started=(\\S+)");
 
     private final Path file;
-    private final FileChannel channel;
+    /** Held on the lock file's channel ({@link FileLock#channel()}), which this instance owns and closes. */
     private final FileLock lock;
 
-    private InstanceLock(Path file, FileChannel channel, FileLock lock) {
+    private InstanceLock(Path file, FileLock lock) {
         this.file = file;
-        this.channel = channel;
         this.lock = lock;
     }
 
@@ -72,7 +71,7 @@ public final class InstanceLock implements AutoCloseable {
             closeQuietly(channel);
             throw new InstanceLockedException(heldMessage(dir, holder(file)));
         }
-        InstanceLock held = new InstanceLock(file, channel, lock);
+        InstanceLock held = new InstanceLock(file, lock);
         try {
             held.writeHolder();
         } catch (IOException e) {
@@ -97,7 +96,7 @@ public final class InstanceLock implements AutoCloseable {
         } catch (IOException e) {
             logger.debug("releasing {}: {}", file, e.toString());
         }
-        closeQuietly(channel);
+        closeQuietly(lock.channel());
     }
 
     /** The one-line refusal, e.g. {@code the state directory D is in use by another winproxy (pid 42, ...)}. */
@@ -125,6 +124,7 @@ public final class InstanceLock implements AutoCloseable {
         ProcessHandle self = ProcessHandle.current();
         Instant started = self.info().startInstant().orElse(Instant.now()).truncatedTo(ChronoUnit.SECONDS);
         byte[] content = ("pid=" + self.pid() + " started=" + started + "\n").getBytes(StandardCharsets.UTF_8);
+        FileChannel channel = lock.channel();
         channel.truncate(0);
         ByteBuffer buffer = ByteBuffer.wrap(content);
         while (buffer.hasRemaining()) {

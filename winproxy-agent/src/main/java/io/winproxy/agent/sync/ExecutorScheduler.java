@@ -1,5 +1,6 @@
 package io.winproxy.agent.sync;
 
+import io.winproxy.agent.DaemonThreads;
 import io.winproxy.agent.fatal.FatalErrors;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -16,11 +17,7 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
     private final ScheduledThreadPoolExecutor executor;
 
     public ExecutorScheduler(String threadName) {
-        this.executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor = new ScheduledThreadPoolExecutor(1, DaemonThreads.named(threadName));
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         executor.setRemoveOnCancelPolicy(true);
     }

@@ -47,6 +47,22 @@ class HnsCommandTest {
     }
 
     @Test
+    void aGroupRunWithoutASubcommandIsAOneLineUsageErrorNamingItsSubcommandsInOrder() {
+        CliRunner.Result hns = CliRunner.run("hns");
+        CliRunner.Result fault = CliRunner.run("hns", "fault");
+        CliRunner.Result variant = CliRunner.run("hns", "variant");
+
+        for (CliRunner.Result r : new CliRunner.Result[] {hns, fault, variant}) {
+            assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+            assertThat(r.errLines()).as(r.err()).isEqualTo(1);
+        }
+        assertThat(hns.err()).contains(
+                "hns: name a subcommand: list, explain, delete, fault, variant, restart or rehydrate");
+        assertThat(fault.err()).contains("hns fault: name a subcommand: set, clear or show");
+        assertThat(variant.err()).contains("hns variant: name a subcommand: set, show or clear");
+    }
+
+    @Test
     void listOfAStateFileThatDoesNotExistIsAOneLineErrorAndCreatesNothing() {
         Path missing = dir.resolve("typo.json");
 

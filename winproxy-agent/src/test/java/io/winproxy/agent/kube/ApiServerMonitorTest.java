@@ -35,7 +35,8 @@ class ApiServerMonitorTest {
     void setUp() {
         log.start();
         logger.addAppender(log);
-        monitor = new ApiServerMonitor(SERVER, clock, Duration.ofSeconds(5), Duration.ofMinutes(1), () -> 0.5);
+        monitor = new ApiServerMonitor(SERVER,
+                new ApiServerMonitor.Pacing(clock, Duration.ofSeconds(5), Duration.ofMinutes(1), () -> 0.5));
         monitor.register(services);
         monitor.register(slices);
     }
