@@ -3,7 +3,6 @@ package io.winproxy.policy.plan;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The fingerprint of what winproxy writes for a load balancer: a 64-bit hash (16 hex digits) of the desired object
@@ -61,7 +60,8 @@ public final class Fingerprints {
             h = mix(h, backends.get(i));
             h = mix(h, endpointRefs.get(i));
         }
-        return String.format(Locale.ROOT, "%016x", finish(h));
+        String hex = Long.toHexString(finish(h));
+        return "0000000000000000".substring(hex.length()) + hex; // %016x without a Formatter per call
     }
 
     /** FNV-1a over the characters, then a separator so that ("ab","c") and ("a","bc") differ. */

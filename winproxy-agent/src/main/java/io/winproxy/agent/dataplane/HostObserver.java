@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -183,29 +184,14 @@ final class HostObserver {
             }
             unreadEndpoints.remove(id);
         }
-        // Owned endpoints not listed: those that vanished since the last enumerate, and, on a fresh start or for what
-        // the journal recorded since (creates whose outcome was not known), every recorded one that is absent.
-        List<String> gone = new ArrayList<>();
-        Iterable<String> candidates = fresh ? List.copyOf(journal.ownership().remoteEndpointIds())
-                : concat(diff.vanished(), journal.drainRecordedRemoteEndpoints());
-        for (String id : candidates) {
-            if (journal.ownsRemoteEndpoint(id) && !endpointIds.contains(id)) {
-                gone.add(id);
-            }
-        }
-        if (fresh) {
-            journal.drainRecordedRemoteEndpoints();
-        }
+        List<String> gone = ownedButNotListed(fresh, journal.ownership().remoteEndpointIds(), diff.vanished(),
+                journal.drainRecordedRemoteEndpoints(), journal::ownsRemoteEndpoint, endpointIds);
         for (String owned : gone) {
             logger.debug("Owned remote endpoint {} is gone from HNS", owned);
             journal.remoteEndpoint(owned).ifPresent(e -> changedIps.add(e.ip()));
             journal.vanishedRemoteEndpoint(owned);
         }
-        if (!gone.isEmpty()) {
-            logger.atInfo().setMessage("Owned remote endpoints are gone from HNS; remembered in case HNS restores them, "
-                    + "re-created if still desired").addKeyValue("count", gone.size())
-                    .addKeyValue("rememberedMinutes", OwnershipJournal.VANISHED_RETENTION.toMinutes()).log();
-        }
+        logGone("remote endpoints", gone);
         int readopted = 0;
         for (String id : concat(diff.appeared(), List.copyOf(unreadEndpoints))) {
             unreadEndpoints.remove(id);
@@ -266,17 +252,8 @@ final class HostObserver {
             cache.journaled.remove(id);
             unreadLoadBalancers.remove(id);
         }
-        List<String> gone = new ArrayList<>();
-        Iterable<String> candidates = fresh ? List.copyOf(journal.ownership().loadBalancerIds())
-                : concat(diff.vanished(), journal.drainRecordedLoadBalancers());
-        for (String id : candidates) {
-            if (journal.ownsLoadBalancer(id) && !lbIds.contains(id)) {
-                gone.add(id);
-            }
-        }
-        if (fresh) {
-            journal.drainRecordedLoadBalancers();
-        }
+        List<String> gone = ownedButNotListed(fresh, journal.ownership().loadBalancerIds(), diff.vanished(),
+                journal.drainRecordedLoadBalancers(), journal::ownsLoadBalancer, lbIds);
         for (String owned : gone) {
             logger.debug("Owned load balancer {} ({}) is gone from HNS", owned,
                     journal.loadBalancer(owned).map(OwnershipJournal.LoadBalancerEntry::service).orElse(""));
@@ -284,11 +261,7 @@ final class HostObserver {
             journal.vanishedLoadBalancer(owned);
             cache.journaled.remove(owned);
         }
-        if (!gone.isEmpty()) {
-            logger.atInfo().setMessage("Owned load balancers are gone from HNS; remembered in case HNS restores them, "
-                    + "re-created if still desired").addKeyValue("count", gone.size())
-                    .addKeyValue("rememberedMinutes", OwnershipJournal.VANISHED_RETENTION.toMinutes()).log();
-        }
+        logGone("load balancers", gone);
         int readopted = 0;
         for (String id : concat(concat(diff.appeared(), cache.drainToVerify()), List.copyOf(unreadLoadBalancers))) {
             unreadLoadBalancers.remove(id);
@@ -322,6 +295,29 @@ final class HostObserver {
         if (readopted > 0) {
             logger.atInfo().setMessage("Re-adopted load balancers that HNS restored with the IDs winproxy gave them")
                     .addKeyValue("count", readopted).log();
+        }
+    }
+
+    /**
+     * The owned objects the enumerate does not list: of those that vanished since the last enumerate and those the
+     * journal recorded since (creates whose outcome was not known); on a fresh start, of every owned one.
+     */
+    private static List<String> ownedButNotListed(boolean fresh, Set<String> allOwned, List<String> vanished,
+                                                  List<String> recorded, Predicate<String> owns, EnumeratedIds listed) {
+        List<String> gone = new ArrayList<>();
+        for (String id : fresh ? List.copyOf(allOwned) : concat(vanished, recorded)) {
+            if (owns.test(id) && !listed.contains(id)) {
+                gone.add(id);
+            }
+        }
+        return gone;
+    }
+
+    private static void logGone(String what, List<String> gone) {
+        if (!gone.isEmpty()) {
+            logger.atInfo().setMessage("Owned " + what + " are gone from HNS; remembered in case HNS restores them, "
+                    + "re-created if still desired").addKeyValue("count", gone.size())
+                    .addKeyValue("rememberedMinutes", OwnershipJournal.VANISHED_RETENTION.toMinutes()).log();
         }
     }
 

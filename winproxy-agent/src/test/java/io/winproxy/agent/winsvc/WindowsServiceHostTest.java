@@ -246,8 +246,10 @@ class WindowsServiceHostTest {
 
         scm.awaitState(ServiceState.RUNNING);
 
-        assertThat(scm.statuses.stream().filter(s -> s.state() == ServiceState.START_PENDING).count())
-                .as("the checkpoint advanced while waiting").isGreaterThan(2);
+        List<ServiceStatus> startPending = scm.statuses.stream()
+                .filter(s -> s.state() == ServiceState.START_PENDING).toList();
+        assertThat(startPending).as("the checkpoint advanced while waiting").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(startPending).extracting(ServiceStatus::checkPoint).isSorted().doesNotHaveDuplicates();
         scm.send(Win32Service.CONTROL_STOP);
         assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
     }
@@ -266,7 +268,9 @@ class WindowsServiceHostTest {
         assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
         List<ServiceStatus> stopPending = scm.statuses.stream()
                 .filter(s -> s.state() == ServiceState.STOP_PENDING).toList();
-        assertThat(stopPending).hasSizeGreaterThan(2);
+        // At least the first report and one advance: a loaded machine may not schedule the reporter more often in the
+        // 150 ms stop timeout (checkpoints every 20 ms), so "more than two" failed under load.
+        assertThat(stopPending).hasSizeGreaterThanOrEqualTo(2);
         assertThat(stopPending).extracting(ServiceStatus::checkPoint).isSorted().doesNotHaveDuplicates();
         assertThat(scm.last()).isEqualTo(new ServiceStatus(ServiceState.STOPPED, 0, 0, 0, 0, 0));
         agent.exit(0);
