@@ -1,10 +1,12 @@
 package io.winproxy.agent.fatal;
 
+import io.winproxy.agent.logging.StderrWrites;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * <p>Contract of {@link #fatal}: one log line {@code "fatal error, exiting" thread="T" error="E"} (ERROR, which also
  * reaches stderr), then {@code Runtime.halt(}{@value #EXIT_CODE}{@code )}: shutdown hooks do not run (they could
  * need memory or wait on the dead thread). A 256 KiB reserve allocated at class load is dropped first, so that the
- * line has memory to be formatted in; when logging fails anyway, a line preformatted at class load is written to
- * stderr instead. Installed as the default uncaught exception handler by
+ * line has memory to be formatted in; when logging fails anyway, or returns without the line reaching stderr
+ * ({@link StderrWrites}), a line preformatted at class load is written to stderr instead. Installed as the default uncaught exception handler by
  * {@link #install()}; executors that keep a task's Throwable in its Future call {@link #fatal} themselves.
  * Exceptions that are not Errors are logged in one line and do not end the process.
  */
@@ -33,10 +35,11 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
     /** Heap released before logging a fatal error, so that the one log line has memory to be formatted in. */
     private static volatile byte[] reserve = new byte[256 * 1024];
     private static volatile FatalErrors process =
-            new FatalErrors(System.err, code -> Runtime.getRuntime().halt(code));
+            new FatalErrors(System.err, code -> Runtime.getRuntime().halt(code), StderrWrites::count);
 
     private final PrintStream stderr;
     private final IntConsumer halt;
+    private final LongSupplier loggedToStderr;
     private final AtomicBoolean started = new AtomicBoolean();
 
     /**
@@ -44,8 +47,18 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
      * @param halt   ends the process with the code (tests record it instead)
      */
     public FatalErrors(PrintStream stderr, IntConsumer halt) {
+        this(stderr, halt, () -> -1);
+    }
+
+    /**
+     * @param loggedToStderr bytes the logging has written to stderr so far, -1 when not known: when a log call
+     *                       returns without them growing, the line did not reach stderr and the preformatted one is
+     *                       written there instead
+     */
+    public FatalErrors(PrintStream stderr, IntConsumer halt, LongSupplier loggedToStderr) {
         this.stderr = Objects.requireNonNull(stderr, "stderr");
         this.halt = Objects.requireNonNull(halt, "halt");
+        this.loggedToStderr = Objects.requireNonNull(loggedToStderr, "loggedToStderr");
     }
 
     /** Makes the process handler the JVM's default uncaught exception handler. */
@@ -111,10 +124,17 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
             return;
         }
         reserve = null;
+        boolean logged;
+        long before = loggedToStderr.getAsLong();
         try {
             logger.atError().setMessage("fatal error, exiting").addKeyValue("thread", thread.getName())
                     .addKeyValue("error", oneLine(error)).log();
+            // A log call can return without the line reaching stderr (an appender that fails drops events silently)
+            logged = before < 0 || loggedToStderr.getAsLong() != before;
         } catch (Throwable loggingFailed) {
+            logged = false;
+        }
+        if (!logged) {
             try {
                 stderr.write(error instanceof OutOfMemoryError ? FALLBACK_OOM_LINE : FALLBACK_LINE);
                 stderr.flush();

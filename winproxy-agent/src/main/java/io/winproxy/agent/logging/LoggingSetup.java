@@ -136,10 +136,17 @@ public final class LoggingSetup {
         appender.setContext(context);
         appender.setName(name);
         appender.setEncoder(encoder(context, format));
+        boolean counted = name.equals("stderr");
+        if (counted) {
+            StderrWrites.counting();
+        }
         appender.setOutputStream(new FilterOutputStream(stream) {
             @Override
             public void write(byte[] b, int off, int len) throws java.io.IOException {
                 out.write(b, off, len);
+                if (counted) {
+                    StderrWrites.wrote(len);
+                }
             }
 
             @Override

@@ -121,6 +121,39 @@ class FatalErrorsTest {
         assertThat(line(log.list.get(0))).contains("first");
     }
 
+    @Test
+    void aLogCallThatReturnsWithoutTheLineReachingStderrIsFollowedByThePreformattedLine() {
+        // seen under memory pressure: the log call returned, nothing reached stderr, and the process ended silently
+        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong(120);
+        new FatalErrors(new PrintStream(stderr, true, StandardCharsets.UTF_8), halts::add, written::get)
+                .fatal(Thread.currentThread(), new OutOfMemoryError("Java heap space"));
+        assertThat(halts).containsExactly(1);
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).isEqualTo("winproxy: fatal error, exiting "
+                + "error=\"java.lang.OutOfMemoryError\" (no memory left to log more)\n");
+    }
+
+    @Test
+    void aLogCallWhoseLineReachedStderrIsNotRepeated() {
+        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong(120);
+        ListAppender<ILoggingEvent> counting = new ListAppender<>() {
+            @Override
+            protected void append(ILoggingEvent event) {
+                written.addAndGet(80);
+            }
+        };
+        counting.start();
+        Logger logger = (Logger) LoggerFactory.getLogger(FatalErrors.class);
+        logger.addAppender(counting);
+        try {
+            new FatalErrors(new PrintStream(stderr, true, StandardCharsets.UTF_8), halts::add, written::get)
+                    .fatal(Thread.currentThread(), new OutOfMemoryError("Java heap space"));
+        } finally {
+            logger.detachAppender(counting);
+        }
+        assertThat(halts).containsExactly(1);
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
     /** The message and its key/values as klog writes them, unquoted: what the line says. */
     private static String line(ILoggingEvent event) {
         StringBuilder line = new StringBuilder(event.getFormattedMessage());
