@@ -158,10 +158,8 @@ class KubeProxyExeWineIT {
     @Test
     void aJavaExeThatIsNoProgramIsNamedInTheErrorWithTheSystemTextFilledIn() throws Exception {
         Path folder = home.resolve("bad");
-        String badExe = host.windowsPath(LauncherFolder.create(folder));
-        Files.writeString(folder.resolve("jre/bin/java.exe"), "not a program\r\n");
-
-        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), badExe, "--version");
+        WindowsApiHost.Result result = versionOfLauncherIn(folder,
+                f -> Files.writeString(f.resolve("jre/bin/java.exe"), "not a program\r\n"));
 
         String java = host.windowsPath(folder.resolve("jre/bin/java.exe"));
         assertThat(result.exitCode()).isEqualTo(1);
@@ -173,10 +171,7 @@ class KubeProxyExeWineIT {
     @Test
     void withoutJavaItExitsWithOneAndNamesWhereItLooked() throws Exception {
         Path folder = home.resolve("nojava");
-        String bare = host.windowsPath(LauncherFolder.create(folder));
-        Files.delete(folder.resolve("jre/bin/java.exe"));
-
-        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), bare, "--version");
+        WindowsApiHost.Result result = versionOfLauncherIn(folder, f -> Files.delete(f.resolve("jre/bin/java.exe")));
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.stderr()).contains("no Java runtime found").contains(host.windowsPath(folder) + "\\jre")
@@ -186,13 +181,23 @@ class KubeProxyExeWineIT {
     @Test
     void withoutTheAgentJarItExitsWithOneAndSaysSo() throws Exception {
         Path folder = home.resolve("nojar");
-        String lone = host.windowsPath(LauncherFolder.create(folder));
-        Files.delete(folder.resolve("winproxy-agent.jar"));
-
-        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), lone, "--version");
+        WindowsApiHost.Result result = versionOfLauncherIn(folder, f -> Files.delete(f.resolve("winproxy-agent.jar")));
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.stderr()).contains(host.windowsPath(folder.resolve("winproxy-agent.jar")) + " not found");
+    }
+
+    /** A change to a launcher folder before the launcher runs. */
+    @FunctionalInterface
+    private interface FolderChange {
+        void apply(Path folder) throws IOException;
+    }
+
+    /** {@code kube-proxy.exe --version} run from a fresh launcher folder at {@code folder} after {@code change}. */
+    private WindowsApiHost.Result versionOfLauncherIn(Path folder, FolderChange change) throws Exception {
+        String launcher = host.windowsPath(LauncherFolder.create(folder));
+        change.apply(folder);
+        return host.run(TIMEOUT, Map.of(), launcher, "--version");
     }
 
     private static String harness() {
