@@ -13,13 +13,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.opentest4j.TestAbortedException;
 
 /**
  * kube-proxy.exe as a service's binary path, registered, started, queried and stopped with {@code sc.exe} through the
@@ -39,9 +37,9 @@ class KubeProxyExeServiceWineIT {
 
     @TempDir
     static Path root;
-    private static WindowsApiHost host;
-    /** Why there is no host (Wine cannot be had): each test is then reported skipped with this one line. */
-    private static String unavailable;
+    @RegisterExtension
+    static final WindowsApiHostExtension WINDOWS = new WindowsApiHostExtension();
+    private WindowsApiHost host;
     private Path home;
     private String exe;
     private Path record;
@@ -51,25 +49,9 @@ class KubeProxyExeServiceWineIT {
     record Status(int state, int win32ExitCode, int serviceExitCode) {
     }
 
-    @BeforeAll
-    static void startWine() throws IOException, InterruptedException {
-        try {
-            host = WindowsApiHost.open();
-        } catch (TestAbortedException noWine) {
-            unavailable = noWine.getMessage();
-        }
-    }
-
-    @AfterAll
-    static void endWine() throws IOException, InterruptedException {
-        if (host != null) {
-            host.close();
-        }
-    }
-
     @BeforeEach
     void unpackTheLauncherBesideAStandInRuntime() throws IOException {
-        assumeTrue(unavailable == null, unavailable);
+        host = WINDOWS.host();
         home = root.resolve(name);
         exe = host.windowsPath(LauncherFolder.create(home));
         record = home.resolve("record.txt");
