@@ -90,22 +90,7 @@ public final class HnsEmulator implements HnsClient {
         this.store = new EmulatorStore(b.version == null ? HnsVersion.WINDOWS_SERVER_2025 : b.version,
                 b.seed == null ? new SecureRandom() : new Random(b.seed));
         this.clock = b.clock;
-        this.faults = new FaultInjector(new FaultInjector.Host() {
-            @Override
-            public void update(UnaryOperator<FaultSettings> change) {
-                updateFaults(change);
-            }
-
-            @Override
-            public FaultSettings settings() {
-                return store.faults();
-            }
-
-            @Override
-            public Instant now() {
-                return clock.instant();
-            }
-        });
+        this.faults = new FaultInjector(new FaultInjector.Host(this::updateFaults, store::faults, clock));
         this.calls = new NativeCalls(journal, faults);
         this.echo = b.echo;
         this.stateFile = b.stateFile == null ? null : new StateFile(b.stateFile, b.compactMinBytes);

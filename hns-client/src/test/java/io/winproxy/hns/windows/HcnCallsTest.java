@@ -63,8 +63,7 @@ class HcnCallsTest extends StandInBindingTest<HcnCalls> {
 
     @Test
     void anErrorRecordWithHresultZeroIsAFailureWithTheRecordsErrorCode() {
-        String record = "{\"Success\":false,\"Error\":\"The specified port already exists.\",\"ErrorCode\":"
-                + Integer.toUnsignedString(HResults.HCN_E_PORT_ALREADY_EXISTS) + "}";
+        String record = StandIn.errorRecord("The specified port already exists.", HResults.HCN_E_PORT_ALREADY_EXISTS);
         standIn.failNext("HcnEnumerateLoadBalancers", 0, record);
 
         assertThatThrownBy(() -> calls.enumerateLoadBalancers(StandIn.QUERY_ALL))
@@ -89,8 +88,7 @@ class HcnCallsTest extends StandInBindingTest<HcnCalls> {
 
     @Test
     void aHandleThatArrivesWithAnErrorRecordIsClosedBeforeTheExceptionIsThrown() {
-        standIn.failNext("HcnCreateLoadBalancer", 0, "{\"Success\":false,\"Error\":\"partial\",\"ErrorCode\":"
-                + Integer.toUnsignedString(HResults.E_INVALIDARG) + "}");
+        standIn.failNext("HcnCreateLoadBalancer", 0, StandIn.errorRecord("partial", HResults.E_INVALIDARG));
 
         assertThatThrownBy(() -> calls.createLoadBalancer(null, "{}"))
                 .isInstanceOfSatisfying(HnsException.class,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsVersion;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class VmComputeCallsTest extends StandInBindingTest<VmComputeCalls> {
 
     @Test
     void aFailureEnvelopeWithAnErrorCodeKeepsThatCode() {
-        standIn.failNext("HNSCall", 0, "{\"Success\":false,\"Error\":\"x\",\"ErrorCode\":2147500033}");
+        standIn.failNext("HNSCall", 0, StandIn.errorRecord("x", HResults.E_NOTIMPL));
 
         assertThatThrownBy(() -> calls.version())
                 .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotImplemented()).isTrue());

@@ -165,8 +165,7 @@ class WindowsHnsClientTest {
     @Test
     void getLoadBalancerClassifiesNotFoundByHresultNotByTheLocalizedMessage() {
         standIn.failNext("HcnOpenLoadBalancer", HResults.ERROR_NOT_FOUND,
-                "{\"Success\":false,\"Error\":\"\u627e\u4e0d\u5230\u5143\u7d20\u3002\",\"ErrorCode\":"
-                        + Integer.toUnsignedString(HResults.ERROR_NOT_FOUND) + "}");
+                StandIn.errorRecord("\u627e\u4e0d\u5230\u5143\u7d20\u3002", HResults.ERROR_NOT_FOUND));
 
         assertThat(client.getLoadBalancer(UNKNOWN_ID)).isEmpty();
         assertThat(reported()).containsExactly("HcnOpenLoadBalancer");
@@ -175,8 +174,7 @@ class WindowsHnsClientTest {
     @Test
     void getLoadBalancerThrowsAnyOtherFailureOfTheOpen() {
         standIn.failNext("HcnOpenLoadBalancer", HResults.E_ACCESSDENIED,
-                "{\"Success\":false,\"Error\":\"Element not found.\",\"ErrorCode\":"
-                        + Integer.toUnsignedString(HResults.E_ACCESSDENIED) + "}");
+                StandIn.errorRecord("Element not found.", HResults.E_ACCESSDENIED));
 
         assertThatThrownBy(() -> client.getLoadBalancer(UNKNOWN_ID))
                 .isInstanceOfSatisfying(HnsException.class, e -> {
@@ -306,8 +304,7 @@ class WindowsHnsClientTest {
     @Test
     void aCreateThatReturnsAHandleWithAnErrorRecordStillClosesIt() {
         HostComputeEndpoint backend = endpoint("10.244.1.5");
-        standIn.failNext("HcnCreateLoadBalancer", 0, "{\"Success\":false,\"Error\":\"x\",\"ErrorCode\":"
-                + Integer.toUnsignedString(HResults.HCN_E_PORT_ALREADY_EXISTS) + "}");
+        standIn.failNext("HcnCreateLoadBalancer", 0, StandIn.errorRecord("x", HResults.HCN_E_PORT_ALREADY_EXISTS));
         startRecording();
 
         assertThatThrownBy(() -> client.createLoadBalancer(loadBalancer("10.96.0.10", backend.id()).withId(LB_ID)))
