@@ -68,6 +68,13 @@ import org.slf4j.LoggerFactory;
  * what other processes appended to the change log since its last operation, and appends its own changes (see
  * {@link StateFile}). The host side (networks and CNI-owned local endpoints) is driven through {@link EmulatedHost},
  * whose actions are not journaled: the journal counts what the HNS client under test did.
+ *
+ * <p>Why this class is long (~800 lines): it is the single place where each operation of the {@link HnsClient}
+ * contract (about twenty) and each emulator control (faults, latency, version, variants, restart, rehydration) is
+ * serialized, journaled, fault-checked and persisted. The work behind them already lives elsewhere (rules in
+ * {@link EmulatorRules}, objects and indexes in {@link EmulatorStore}, faults in {@link FaultInjector}, call
+ * accounting in {@link NativeCalls}, persistence in {@link StateFile}); what is left is one short method per
+ * operation plus the {@link Builder}, and splitting those would scatter the one lock that makes them atomic.
  */
 public final class HnsEmulator implements HnsClient {
     private static final Logger logger = LoggerFactory.getLogger(HnsEmulator.class);
