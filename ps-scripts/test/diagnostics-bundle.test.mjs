@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createParser } from '../tools/check-powershell-syntax.mjs';
+import { functionText as sharedFunctionText } from './powershell-source.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const source = readFileSync(join(here, '..', 'src', 'main', 'powershell', 'WinProxy', 'WinProxy.Diagnostics.ps1'),
@@ -27,21 +27,9 @@ function scriptRegex(name, flags = 'g') {
   return new RegExp(pattern, flags);
 }
 
-async function functionText(name) {
-  const parser = await createParser();
-  const tree = parser.parse(source);
-  let text = null;
-  const visit = (node) => {
-    if (node.type === 'function_statement'
-        && node.children.some((c) => c.type === 'function_name' && c.text === name)) {
-      text = node.text;
-    }
-    node.children.forEach(visit);
-  };
-  visit(tree.rootNode);
-  tree.delete();
-  assert.ok(text, `function ${name} not found`);
-  return text;
+/** The text of one function definition of the source, found with the PowerShell grammar. */
+function functionText(name) {
+  return sharedFunctionText(source, name);
 }
 
 test('the bundle has a step for every item of a bug report', async () => {

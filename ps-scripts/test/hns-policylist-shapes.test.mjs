@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createParser } from '../tools/check-powershell-syntax.mjs';
+import { functionText as sharedFunctionText } from './powershell-source.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const source = readFileSync(join(here, '..', 'src', 'main', 'powershell', 'WinProxy', 'WinProxy.LoadBalancer.ps1'),
@@ -34,22 +34,9 @@ function schemaOf(object) {
   return null;
 }
 
-/** The text of one function definition, found with the PowerShell grammar. */
-async function functionText(name) {
-  const parser = await createParser();
-  const tree = parser.parse(source);
-  let text = null;
-  const visit = (node) => {
-    if (node.type === 'function_statement'
-        && node.children.some((c) => c.type === 'function_name' && c.text === name)) {
-      text = node.text;
-    }
-    node.children.forEach(visit);
-  };
-  visit(tree.rootNode);
-  tree.delete();
-  assert.ok(text, `function ${name} not found`);
-  return text;
+/** The text of one function definition of the source, found with the PowerShell grammar. */
+function functionText(name) {
+  return sharedFunctionText(source, name);
 }
 
 /** Every property name the converter asks Get-WinProxyMember for, lower-cased (PowerShell ignores case). */

@@ -73,19 +73,14 @@ static void put_number(buffer *b, long long value) {
     put(b, number, (size_t) length + 1);
 }
 
+static buffer read_all(HANDLE source);
+
 static buffer read_file(const wchar_t *path) {
     HANDLE file = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, 0, NULL);
     if (file == INVALID_HANDLE_VALUE) {
         die("cannot open the input file");
     }
-    buffer b = {0};
-    char chunk[65536];
-    DWORD got;
-    while (ReadFile(file, chunk, sizeof(chunk), &got, NULL) && got > 0) {
-        put(&b, chunk, got);
-    }
-    CloseHandle(file);
-    return b;
+    return read_all(file);
 }
 
 static void write_file(const wchar_t *path, const buffer *b) {
@@ -183,15 +178,15 @@ static PROCESS_INFORMATION start(const wchar_t *exe, const wchar_t *line, DWORD 
     return process;
 }
 
-/* Reads the pipe until every writer closed it. */
-static buffer read_all(HANDLE pipe) {
+/* Reads a file to its end, or a pipe until every writer closed it, then closes the handle. */
+static buffer read_all(HANDLE source) {
     buffer b = {0};
-    char chunk[4096];
+    char chunk[65536];
     DWORD got;
-    while (ReadFile(pipe, chunk, sizeof(chunk), &got, NULL) && got > 0) {
+    while (ReadFile(source, chunk, sizeof(chunk), &got, NULL) && got > 0) {
         put(&b, chunk, got);
     }
-    CloseHandle(pipe);
+    CloseHandle(source);
     return b;
 }
 

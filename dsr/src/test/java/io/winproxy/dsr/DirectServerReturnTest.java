@@ -47,7 +47,8 @@ class DirectServerReturnTest {
         return h;
     }
 
-    private static void addLoadBalancerService(PolicyHarness h, String etp, String itp, boolean preserveDestination) {
+    /** {@code h} after a sync with the LoadBalancer service {@code web} (ETP, ITP: null for the default) and its slice. */
+    private static PolicyHarness synced(PolicyHarness h, String etp, String itp, boolean preserveDestination) {
         var service = svc("ns1", "web").type("LoadBalancer").clusterIp(CLUSTER_IP)
                 .port("http", "TCP", 80, "8080", 30080).externalIp(EXTERNAL_IP).ingress(INGRESS_IP)
                 .healthCheckNodePort(32000);
@@ -63,6 +64,8 @@ class DirectServerReturnTest {
         h.add(service.build());
         h.add(slice("ns1", "web-abc", "web").port("http", 8080)
                 .ready(LOCAL_POD, PolicyHarness.NODE).ready(REMOTE_POD, "node-2").build());
+        h.sync();
+        return h;
     }
 
     private static ObservedLoadBalancer lb(PolicyHarness h, String key) {
@@ -72,9 +75,7 @@ class DirectServerReturnTest {
 
     @Test
     void withoutDsrNoLoadBalancerHasTheDsrFlag() {
-        PolicyHarness h = harness(false, true, false);
-        addLoadBalancerService(h, "Cluster", null, false);
-        h.sync();
+        PolicyHarness h = synced(harness(false, true, false), "Cluster", null, false);
 
         assertThat(h.host.loadBalancers().values()).hasSize(4)
                 .allSatisfy(lb -> assertThat(lb.flags() & HnsFlags.LB_DSR).isZero());
@@ -82,9 +83,7 @@ class DirectServerReturnTest {
 
     @Test
     void enableDsrMarksTheClusterIpLoadBalancerOnly() {
-        PolicyHarness h = harness(true, true, false);
-        addLoadBalancerService(h, "Cluster", null, false);
-        h.sync();
+        PolicyHarness h = synced(harness(true, true, false), "Cluster", null, false);
 
         assertThat(lb(h, CLUSTER_IP + ":80/TCP").flags()).isEqualTo(HnsFlags.LB_DSR);
         assertThat(lb(h, "*:30080/TCP").flags()).isZero();
@@ -94,9 +93,7 @@ class DirectServerReturnTest {
 
     @Test
     void externalTrafficPolicyLocalImpliesDsrOnExternalLoadBalancersEvenWithoutEnableDsr() {
-        PolicyHarness h = harness(false, true, true);
-        addLoadBalancerService(h, "Local", null, false);
-        h.sync();
+        PolicyHarness h = synced(harness(false, true, true), "Local", null, false);
 
         assertThat(lb(h, CLUSTER_IP + ":80/TCP").flags()).isZero();
         assertThat(lb(h, CLUSTER_IP + ":80/TCP").backendIps()).containsExactlyInAnyOrder(LOCAL_POD, REMOTE_POD);
@@ -112,9 +109,7 @@ class DirectServerReturnTest {
 
     @Test
     void theHealthCheckLoadBalancerOfAnEtpLocalIngressIsNeverDsr() {
-        PolicyHarness h = harness(true, true, true);
-        addLoadBalancerService(h, "Local", null, false);
-        h.sync();
+        PolicyHarness h = synced(harness(true, true, true), "Local", null, false);
 
         ObservedLoadBalancer health = lb(h, INGRESS_IP + ":32000/TCP");
         assertThat(health.flags()).isZero();
@@ -124,9 +119,7 @@ class DirectServerReturnTest {
 
     @Test
     void preserveDestinationGivesDsrUseMuxAndPreserveDipOnIngressAndLocalOnlyNodePortBackends() {
-        PolicyHarness h = harness(false, true, true);
-        addLoadBalancerService(h, "Cluster", null, true);
-        h.sync();
+        PolicyHarness h = synced(harness(false, true, true), "Cluster", null, true);
 
         ObservedLoadBalancer ingress = lb(h, INGRESS_IP + ":80/TCP");
         assertThat(ingress.flags()).isEqualTo(HnsFlags.LB_DSR);
@@ -143,9 +136,7 @@ class DirectServerReturnTest {
 
     @Test
     void withBothTrafficPoliciesLocalRemoteEndpointsAreNotProgrammed() {
-        PolicyHarness h = harness(false, true, false);
-        addLoadBalancerService(h, "Local", "Local", false);
-        h.sync();
+        PolicyHarness h = synced(harness(false, true, false), "Local", "Local", false);
 
         assertThat(h.lastDesired.remoteEndpoints()).extracting(r -> r.ip()).doesNotContain(REMOTE_POD);
         assertThat(h.host.endpointByIp(REMOTE_POD)).isEmpty();
@@ -154,9 +145,7 @@ class DirectServerReturnTest {
 
     @Test
     void onAnHnsWithoutDsrEtpLocalAndPreserveDestinationGetNoDsrAndAWarningNamingTheService() {
-        PolicyHarness h = harness(false, false, false);
-        addLoadBalancerService(h, "Local", null, true);
-        h.sync();
+        PolicyHarness h = synced(harness(false, false, false), "Local", null, true);
 
         assertThat(h.host.loadBalancers().values())
                 .allSatisfy(lb -> assertThat(lb.flags() & HnsFlags.LB_DSR).isZero());
@@ -171,9 +160,7 @@ class DirectServerReturnTest {
 
     @Test
     void aPacketToAnEtpLocalIngressReturnsDirectlyFromTheBackend() {
-        PolicyHarness h = harness(false, true, false);
-        addLoadBalancerService(h, "Local", null, false);
-        h.sync();
+        PolicyHarness h = synced(harness(false, true, false), "Local", null, false);
 
         TraceResult external = h.trace("203.0.113.7", INGRESS_IP, 80, Protocol.TCP);
         assertThat(external.verdict()).isEqualTo(Verdict.FORWARDED);
@@ -188,9 +175,7 @@ class DirectServerReturnTest {
 
     @Test
     void aPacketToADsrClusterIpShowsTheDsrReturnPath() {
-        PolicyHarness h = harness(true, true, false);
-        addLoadBalancerService(h, "Cluster", null, false);
-        h.sync();
+        PolicyHarness h = synced(harness(true, true, false), "Cluster", null, false);
 
         TraceResult trace = h.trace("192.168.1.50", CLUSTER_IP, 80, Protocol.TCP);
         assertThat(trace.dsr()).isTrue();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class DsrSettingsTest {
 
@@ -14,19 +16,14 @@ class DsrSettingsTest {
         assertThat(settings.hnsSupportsDsr()).isTrue();
     }
 
-    @Test
-    void enableDsrWithTheWinDsrGateOffIsAOneLineErrorNamingTheGate() {
-        assertThatThrownBy(() -> DsrSettings.resolve(true, false, true, "15.4"))
+    /** --enable-dsr refused: with the WinDSR gate off (naming the gate), on an HNS without DSR (naming its version). */
+    @ParameterizedTest(name = "gate={0} hnsSupportsDsr={1} hns={2}")
+    @CsvSource({"false, true, 15.4, WinDSR=false", "true, false, 10.1, HNS version 10.1"})
+    void enableDsrThatCannotWorkIsAOneLineErrorSayingWhy(boolean gate, boolean hnsSupportsDsr, String hnsVersion,
+                                                          String reason) {
+        assertThatThrownBy(() -> DsrSettings.resolve(true, gate, hnsSupportsDsr, hnsVersion))
                 .isInstanceOf(DsrConfigurationException.class)
-                .hasMessageContaining("--enable-dsr").hasMessageContaining("WinDSR=false")
-                .hasMessageNotContaining("\n");
-    }
-
-    @Test
-    void enableDsrOnAnHnsWithoutDsrIsAnErrorNamingTheHnsVersion() {
-        assertThatThrownBy(() -> DsrSettings.resolve(true, true, false, "10.1"))
-                .isInstanceOf(DsrConfigurationException.class)
-                .hasMessageContaining("--enable-dsr").hasMessageContaining("HNS version 10.1")
+                .hasMessageContaining("--enable-dsr").hasMessageContaining(reason)
                 .hasMessageNotContaining("\n");
     }
 

@@ -1,14 +1,25 @@
 package io.winproxy.hns;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The HRESULTs HNS callers meet, by code (hcn-api.md section 4): the generic Win32/COM codes plus the full HCN
  * facility table 0x803B0001..0x803B0037. Classify failures with the predicates, which look at the code only, never
- * at the (localized) message. The messages here are English summaries for display, not what HNS prints.
+ * at the (localized) message. The messages (hresult-messages.properties beside this class, one per constant) are
+ * English summaries for display, not what HNS prints.
  */
 public final class HResults {
     public static final int S_OK = 0;
@@ -97,106 +108,8 @@ public final class HResults {
     public static final int HCN_E_INTERFACEPARAMETERS_ALREADY_APPLIED = 0x803B0036;
     public static final int HCN_E_VFP_NOT_ALLOWED = 0x803B0037;
 
-    private static final Map<Integer, Entry> TABLE = table(
-            entry(S_OK, "S_OK", "The operation completed successfully"),
-            entry(E_NOTIMPL, "E_NOTIMPL", "Not implemented"),
-            entry(E_FAIL, "E_FAIL", "Unspecified error"),
-            entry(E_ACCESSDENIED, "E_ACCESSDENIED", "Access is denied"),
-            entry(E_INVALIDARG, "E_INVALIDARG", "The parameter is incorrect"),
-            entry(ERROR_NOT_FOUND, "ERROR_NOT_FOUND", "Element not found"),
-            entry(ERROR_ALREADY_EXISTS, "ERROR_ALREADY_EXISTS",
-                    "Cannot create a file when that file already exists"),
-            entry(ERROR_SERVICE_NOT_ACTIVE, "ERROR_SERVICE_NOT_ACTIVE", "The service has not been started"),
-            entry(RPC_S_SERVER_UNAVAILABLE, "RPC_S_SERVER_UNAVAILABLE", "The RPC server is unavailable"),
-            entry(RPC_S_SERVER_TOO_BUSY, "RPC_S_SERVER_TOO_BUSY",
-                    "The RPC server is too busy to complete this operation"),
-            entry(RPC_S_CALL_FAILED, "RPC_S_CALL_FAILED", "The remote procedure call failed"),
-            entry(RPC_S_CALL_FAILED_DNE, "RPC_S_CALL_FAILED_DNE", "The remote procedure call failed and did not execute"),
-            entry(RPC_S_UNKNOWN_IF, "RPC_S_UNKNOWN_IF", "The interface is unknown"),
-            entry(EPT_S_NOT_REGISTERED, "EPT_S_NOT_REGISTERED",
-                    "There are no more endpoints available from the endpoint mapper"),
-            entry(RPC_E_DISCONNECTED, "RPC_E_DISCONNECTED", "The object invoked has disconnected from its clients"),
-            entry(HCN_E_NETWORK_NOT_FOUND, "HCN_E_NETWORK_NOT_FOUND", "The network was not found"),
-            entry(HCN_E_ENDPOINT_NOT_FOUND, "HCN_E_ENDPOINT_NOT_FOUND", "The endpoint was not found"),
-            entry(HCN_E_LAYER_NOT_FOUND, "HCN_E_LAYER_NOT_FOUND", "The network's underlying layer was not found"),
-            entry(HCN_E_SWITCH_NOT_FOUND, "HCN_E_SWITCH_NOT_FOUND", "The virtual switch was not found"),
-            entry(HCN_E_SUBNET_NOT_FOUND, "HCN_E_SUBNET_NOT_FOUND", "The network interface was not found"),
-            entry(HCN_E_ADAPTER_NOT_FOUND, "HCN_E_ADAPTER_NOT_FOUND", "The network adapter was not found"),
-            entry(HCN_E_PORT_NOT_FOUND, "HCN_E_PORT_NOT_FOUND", "The switch-port was not found"),
-            entry(HCN_E_POLICY_NOT_FOUND, "HCN_E_POLICY_NOT_FOUND", "The expected policy was not found"),
-            entry(HCN_E_VFP_PORTSETTING_NOT_FOUND, "HCN_E_VFP_PORTSETTING_NOT_FOUND",
-                    "A required VFP port setting was not found"),
-            entry(HCN_E_INVALID_NETWORK, "HCN_E_INVALID_NETWORK",
-                    "The provided network configuration is invalid or missing parameters"),
-            entry(HCN_E_INVALID_NETWORK_TYPE, "HCN_E_INVALID_NETWORK_TYPE", "Invalid network type"),
-            entry(HCN_E_INVALID_ENDPOINT, "HCN_E_INVALID_ENDPOINT",
-                    "The provided endpoint configuration is invalid or missing parameters"),
-            entry(HCN_E_INVALID_POLICY, "HCN_E_INVALID_POLICY",
-                    "The provided policy configuration is invalid or missing parameters"),
-            entry(HCN_E_INVALID_POLICY_TYPE, "HCN_E_INVALID_POLICY_TYPE", "Invalid policy type"),
-            entry(HCN_E_INVALID_REMOTE_ENDPOINT_OPERATION, "HCN_E_INVALID_REMOTE_ENDPOINT_OPERATION",
-                    "This requested operation is invalid for a remote endpoint"),
-            entry(HCN_E_NETWORK_ALREADY_EXISTS, "HCN_E_NETWORK_ALREADY_EXISTS",
-                    "A network with this name already exists"),
-            entry(HCN_E_LAYER_ALREADY_EXISTS, "HCN_E_LAYER_ALREADY_EXISTS", "A layer with this name already exists"),
-            entry(HCN_E_POLICY_ALREADY_EXISTS, "HCN_E_POLICY_ALREADY_EXISTS",
-                    "Policy information already exists on this object"),
-            entry(HCN_E_PORT_ALREADY_EXISTS, "HCN_E_PORT_ALREADY_EXISTS", "The specified port already exists"),
-            entry(HCN_E_ENDPOINT_ALREADY_ATTACHED, "HCN_E_ENDPOINT_ALREADY_ATTACHED",
-                    "This endpoint is already attached to the switch"),
-            entry(HCN_E_REQUEST_UNSUPPORTED, "HCN_E_REQUEST_UNSUPPORTED", "The specified request is unsupported"),
-            entry(HCN_E_MAPPING_NOT_SUPPORTED, "HCN_E_MAPPING_NOT_SUPPORTED",
-                    "Port mapping is not supported on the given network"),
-            entry(HCN_E_DEGRADED_OPERATION, "HCN_E_DEGRADED_OPERATION",
-                    "There was an operation attempted on a degraded object"),
-            entry(HCN_E_SHARED_SWITCH_MODIFICATION, "HCN_E_SHARED_SWITCH_MODIFICATION",
-                    "Cannot modify a switch shared by multiple networks"),
-            entry(HCN_E_GUID_CONVERSION_FAILURE, "HCN_E_GUID_CONVERSION_FAILURE",
-                    "Failed to interpret a parameter as a GUID"),
-            entry(HCN_E_REGKEY_FAILURE, "HCN_E_REGKEY_FAILURE", "Failed to process registry key"),
-            entry(HCN_E_INVALID_JSON, "HCN_E_INVALID_JSON", "Invalid JSON document string"),
-            entry(HCN_E_INVALID_JSON_REFERENCE, "HCN_E_INVALID_JSON_REFERENCE",
-                    "The reference is invalid in the JSON document"),
-            entry(HCN_E_ENDPOINT_SHARING_DISABLED, "HCN_E_ENDPOINT_SHARING_DISABLED", "Endpoint sharing is disabled"),
-            entry(HCN_E_INVALID_IP, "HCN_E_INVALID_IP",
-                    "IP address is either invalid or not part of any configured subnet(s)"),
-            entry(HCN_E_SWITCH_EXTENSION_NOT_FOUND, "HCN_E_SWITCH_EXTENSION_NOT_FOUND",
-                    "The specified switch extension does not exist on this switch"),
-            entry(HCN_E_MANAGER_STOPPED, "HCN_E_MANAGER_STOPPED",
-                    "Operation cannot be performed while service is stopping"),
-            entry(GCN_E_MODULE_NOT_FOUND, "GCN_E_MODULE_NOT_FOUND", "The module was not found"),
-            entry(GCN_E_NO_REQUEST_HANDLERS, "GCN_E_NO_REQUEST_HANDLERS",
-                    "No request handlers are registered for this module"),
-            entry(GCN_E_REQUEST_UNSUPPORTED, "GCN_E_REQUEST_UNSUPPORTED",
-                    "The request is not supported by this module"),
-            entry(GCN_E_RUNTIMEKEYS_FAILED, "GCN_E_RUNTIMEKEYS_FAILED", "Failed to set the runtime keys"),
-            entry(GCN_E_NETADAPTER_TIMEOUT, "GCN_E_NETADAPTER_TIMEOUT", "Timed out waiting for a network adapter"),
-            entry(GCN_E_NETADAPTER_NOT_FOUND, "GCN_E_NETADAPTER_NOT_FOUND", "The network adapter was not found"),
-            entry(GCN_E_NETCOMPARTMENT_NOT_FOUND, "GCN_E_NETCOMPARTMENT_NOT_FOUND",
-                    "The network compartment was not found"),
-            entry(GCN_E_NETINTERFACE_NOT_FOUND, "GCN_E_NETINTERFACE_NOT_FOUND", "The network interface was not found"),
-            entry(GCN_E_DEFAULTNAMESPACE_EXISTS, "GCN_E_DEFAULTNAMESPACE_EXISTS", "A default namespace already exists"),
-            entry(HCN_E_ICS_DISABLED, "HCN_E_ICS_DISABLED", "Internet connection sharing is disabled"),
-            entry(HCN_E_ENDPOINT_NAMESPACE_ALREADY_EXISTS, "HCN_E_ENDPOINT_NAMESPACE_ALREADY_EXISTS",
-                    "This endpoint is already attached to a namespace"),
-            entry(HCN_E_ENTITY_HAS_REFERENCES, "HCN_E_ENTITY_HAS_REFERENCES",
-                    "The specified entity cannot be removed while it still has references"),
-            entry(HCN_E_INVALID_INTERNAL_PORT, "HCN_E_INVALID_INTERNAL_PORT",
-                    "The internal port must exist and cannot be zero"),
-            entry(HCN_E_NAMESPACE_ATTACH_FAILED, "HCN_E_NAMESPACE_ATTACH_FAILED", "Failed to attach to the namespace"),
-            entry(HCN_E_ADDR_INVALID_OR_RESERVED, "HCN_E_ADDR_INVALID_OR_RESERVED",
-                    "The address is invalid or reserved"),
-            entry(HCN_E_INVALID_PREFIX, "HCN_E_INVALID_PREFIX", "The prefix is invalid"),
-            entry(HCN_E_OBJECT_USED_AFTER_UNLOAD, "HCN_E_OBJECT_USED_AFTER_UNLOAD",
-                    "An object was used after it was unloaded"),
-            entry(HCN_E_INVALID_SUBNET, "HCN_E_INVALID_SUBNET", "The subnet is invalid"),
-            entry(HCN_E_INVALID_IP_SUBNET, "HCN_E_INVALID_IP_SUBNET", "The IP subnet is invalid"),
-            entry(HCN_E_ENDPOINT_NOT_ATTACHED, "HCN_E_ENDPOINT_NOT_ATTACHED", "The endpoint is not attached"),
-            entry(HCN_E_ENDPOINT_NOT_LOCAL, "HCN_E_ENDPOINT_NOT_LOCAL", "The endpoint is not local"),
-            entry(HCN_E_INTERFACEPARAMETERS_ALREADY_APPLIED, "HCN_E_INTERFACEPARAMETERS_ALREADY_APPLIED",
-                    "Interface parameters have already been applied"),
-            entry(HCN_E_VFP_NOT_ALLOWED, "HCN_E_VFP_NOT_ALLOWED", "VFP is not allowed")
-);
+    /** Every constant of this class by code, with its name and the message of hresult-messages.properties. */
+    private static final Map<Integer, Entry> TABLE = table();
 
     private HResults() {
     }
@@ -306,14 +219,40 @@ public final class HResults {
     private record Entry(int code, String name, String message) {
     }
 
-    private static Entry entry(int code, String name, String message) {
-        return new Entry(code, name, message);
-    }
-
-    private static Map<Integer, Entry> table(Entry... entries) {
+    /**
+     * Reads the table from this class's {@code public static final int} constants and their messages; a constant
+     * without a message, or a message naming no constant, fails the class's initialization.
+     */
+    private static Map<Integer, Entry> table() {
+        Properties messages = new Properties();
+        try (InputStream in = HResults.class.getResourceAsStream("hresult-messages.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("hresult-messages.properties missing beside HResults");
+            }
+            messages.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         Map<Integer, Entry> m = new LinkedHashMap<>();
-        for (Entry e : entries) {
-            m.put(e.code(), e);
+        for (Field f : HResults.class.getFields()) {
+            if (f.getType() != int.class || !Modifier.isStatic(f.getModifiers())) {
+                continue;
+            }
+            String message = messages.getProperty(f.getName());
+            if (message == null) {
+                throw new IllegalStateException("no message for " + f.getName() + " in hresult-messages.properties");
+            }
+            try {
+                int code = f.getInt(null);
+                m.put(code, new Entry(code, f.getName(), message));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        Set<String> unknown = new TreeSet<>(messages.stringPropertyNames());
+        m.values().forEach(e -> unknown.remove(e.name()));
+        if (!unknown.isEmpty()) {
+            throw new IllegalStateException("hresult-messages.properties names no constant: " + unknown);
         }
         return Map.copyOf(m);
     }

@@ -5,7 +5,8 @@ import java.util.Set;
 /**
  * The HNS version and the features it enables (hcsshim {@code hcnsupport.go}); build it with
  * {@link HnsFeatures#forVersion(HnsVersion)}. The agent and the policy read features through these accessors only.
- * The components are the features winproxy decides on; every other feature is derived from {@link #version()}.
+ * The components are the features winproxy decides on; every other feature (API v2, host route, VXLAN port, ...)
+ * is derived from {@link #version()}: ask {@link #supports(HnsFeature)}.
  * {@code modifyLoadBalancer} is {@link HnsFeature#MODIFY_LOADBALANCER}: HNS 15.5 and later, not 15.4 (Windows Server
  * 2025), where an in-place modify silently keeps the old backends.
  */
@@ -20,33 +21,5 @@ public record HnsCapabilities(HnsVersion version, boolean dsr, boolean ipv6DualS
     /** Every feature the version enables. */
     public Set<HnsFeature> features() {
         return HnsFeatures.supported(version);
-    }
-
-    public boolean apiV2() {
-        return supports(HnsFeature.API_V2);
-    }
-
-    public boolean hostRoute() {
-        return supports(HnsFeature.HOST_ROUTE);
-    }
-
-    public boolean vxlanPort() {
-        return supports(HnsFeature.VXLAN_PORT);
-    }
-
-    public boolean l4Proxy() {
-        return supports(HnsFeature.L4_PROXY);
-    }
-
-    public boolean setPolicy() {
-        return supports(HnsFeature.SET_POLICY);
-    }
-
-    public boolean networkAcl() {
-        return supports(HnsFeature.NETWORK_ACL);
-    }
-
-    public boolean disableHostPort() {
-        return supports(HnsFeature.DISABLE_HOST_PORT);
     }
 }

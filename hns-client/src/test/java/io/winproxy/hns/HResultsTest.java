@@ -3,6 +3,7 @@ package io.winproxy.hns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
 import org.junit.jupiter.api.Test;
 
 /** The HCN HRESULT table and classification predicates of hcn-api.md section 4. */
@@ -19,6 +20,19 @@ class HResultsTest {
         assertThat(HResults.name(0x803B002D)).isEqualTo("HCN_E_INVALID_INTERNAL_PORT");
         assertThat(HResults.name(0x803B0037)).isEqualTo("HCN_E_VFP_NOT_ALLOWED");
         assertThat(HResults.name(0x803B0038)).isEqualTo("0x803B0038");
+    }
+
+    @Test
+    void everyConstantHasItsNameAndAMessage() throws IllegalAccessException {
+        for (Field f : HResults.class.getFields()) {
+            int code = f.getInt(null);
+            assertThat(HResults.name(code)).isEqualTo(f.getName());
+            assertThat(HResults.message(code)).as(f.getName()).isPresent().get().asString().isNotBlank();
+        }
+        assertThat(HResults.message(HResults.HCN_E_PORT_ALREADY_EXISTS)).contains("The specified port already exists");
+        assertThat(HResults.message(HResults.ERROR_ALREADY_EXISTS))
+                .contains("Cannot create a file when that file already exists");
+        assertThat(HResults.message(0x803B0038)).isEmpty();
     }
 
     @Test

@@ -85,7 +85,7 @@ class HnsFeaturesTest {
     @Test
     void anUnprobedVersionHasNoFeatures() {
         assertThat(HnsFeatures.unknown().features()).isEmpty();
-        assertThat(HnsFeatures.unknown().apiV2()).isFalse();
+        assertThat(HnsFeatures.unknown().supports(HnsFeature.API_V2)).isFalse();
     }
 
     @Test

@@ -5,27 +5,23 @@ import java.util.Locale;
 /** How the SCM starts the service, as {@code install-service.ps1 -StartType} names it. */
 public enum StartType {
     /** {@code SERVICE_AUTO_START}. */
-    AUTOMATIC(2, false),
+    AUTOMATIC,
     /** {@code SERVICE_AUTO_START} plus {@code SERVICE_CONFIG_DELAYED_AUTO_START_INFO}. */
-    AUTOMATIC_DELAYED(2, true),
+    AUTOMATIC_DELAYED,
     /** {@code SERVICE_DEMAND_START}, as AKS registers kube-proxy. */
-    MANUAL(3, false);
+    MANUAL;
 
-    private final int win32;
-    private final boolean delayed;
-
-    StartType(int win32, boolean delayed) {
-        this.win32 = win32;
-        this.delayed = delayed;
-    }
+    private static final int SERVICE_AUTO_START = 2;
+    private static final int SERVICE_DEMAND_START = 3;
 
     /** The {@code dwStartType} of {@code CreateService}. */
     public int win32() {
-        return win32;
+        return this == MANUAL ? SERVICE_DEMAND_START : SERVICE_AUTO_START;
     }
 
+    /** Whether the service also gets {@code SERVICE_CONFIG_DELAYED_AUTO_START_INFO}. */
     public boolean delayed() {
-        return delayed;
+        return this == AUTOMATIC_DELAYED;
     }
 
     /**

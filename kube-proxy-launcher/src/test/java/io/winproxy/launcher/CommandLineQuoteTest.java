@@ -59,9 +59,8 @@ class CommandLineQuoteTest {
 
     @Test
     void randomCommandLinesReachTheAgentAsTheSameArgvUnderEverySplittingRule() {
-        Random random = new Random(1123L);
-        for (int i = 0; i < 20_000; i++) {
-            String line = "C:\\k\\kube-proxy.exe " + RandomCommandLines.line(random, random.nextInt(40));
+        for (String arguments : RandomCommandLines.lines(1123L, 20_000, 0, 40)) {
+            String line = "C:\\k\\kube-proxy.exe " + arguments;
             List<String> expected = CommandLineToArgv.arguments(line);
             String forwarded = NativeCommandLine.forward(line);
 

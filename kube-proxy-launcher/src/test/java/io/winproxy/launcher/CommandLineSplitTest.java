@@ -3,7 +3,6 @@ package io.winproxy.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,9 +64,7 @@ class CommandLineSplitTest {
 
     @Test
     void randomCommandLinesSplitAsTheIndependentModelSplitsThem() {
-        Random random = new Random(20261123L);
-        for (int i = 0; i < 20_000; i++) {
-            String line = RandomCommandLines.line(random, 1 + random.nextInt(40));
+        for (String line : RandomCommandLines.lines(20261123L, 20_000, 1, 40)) {
             assertThat(NativeCommandLine.split(line)).as("[%s]", line).isEqualTo(CommandLineToArgv.split(line));
         }
     }

@@ -15,11 +15,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -27,7 +25,6 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,24 +33,25 @@ import org.junit.jupiter.api.io.TempDir;
  * kube-proxy.exe registered as a service's binary path, as OpenShift WMCO and {@code sc.exe create} registrations
  * do (CreateServiceW, which sc.exe calls), started and stopped through the real SCM. Beside it: a stand-in agent
  * ({@link ServiceAgentStandIn}) and a {@code jre} junction to this test's Java runtime, since a LocalSystem service
- * does not see the test's JAVA_HOME. Needs an elevated prompt; skipped otherwise.
+ * does not see the test's JAVA_HOME. Needs an elevated prompt; skipped otherwise. The scenarios are
+ * {@link KubeProxyExeServiceScenarios}'s; this class drives the SCM and adds what only it shows (the accepted
+ * controls, the stop event's name, the Application event log).
  */
 @EnabledOnOs(OS.WINDOWS)
-class KubeProxyExeServiceWindowsIT {
+class KubeProxyExeServiceWindowsIT extends KubeProxyExeServiceScenarios {
     private static final Advapi32 ADVAPI32 = Advapi32.INSTANCE;
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
-    Path home;
+    Path folder;
     private final String name = "winproxy-it-" + UUID.randomUUID().toString().substring(0, 8);
     private Path exe;
-    private Path record;
     private Winsvc.SC_HANDLE manager;
     private Winsvc.SC_HANDLE service;
 
     @BeforeEach
     void unpackTheLauncherBesideAStandInAgentAndAJavaRuntime() throws IOException, InterruptedException,
             URISyntaxException {
+        home = folder;
         manager = ADVAPI32.OpenSCManager(null, null, Winsvc.SC_MANAGER_ALL_ACCESS);
         int error = Native.getLastError();
         assumeTrue(manager != null || error != WinError.ERROR_ACCESS_DENIED,
@@ -83,82 +81,26 @@ class KubeProxyExeServiceWindowsIT {
         }
     }
 
-    @Test
-    void kubeProxyExeAsTheBinaryPathRunsTheAgentAndAStopEndsItGracefullyWithExitCodeZero() throws Exception {
-        register("--windows-service --v=2 \"--stand-in-record=" + record + "\"");
-        start();
-
-        Winsvc.SERVICE_STATUS_PROCESS running = awaitState(Winsvc.SERVICE_RUNNING);
-        assertThat(running.dwControlsAccepted & Winsvc.SERVICE_ACCEPT_STOP).isNotZero();
-        assertThat(recorded()).contains("ready");
-        assertThat(recorded().get(0)).startsWith("started --windows-service --v=2 --stand-in-record=")
-                .doesNotContain("stop=null");
-
-        stop();
-        Winsvc.SERVICE_STATUS_PROCESS stopped = awaitState(Winsvc.SERVICE_STOPPED);
-        assertThat(stopped.dwWin32ExitCode).isZero();
-        assertThat(recorded()).containsSubsequence("ready", "stop signalled", "exit 0");
+    @Override
+    String recordArgument() {
+        return record.toString();
     }
 
-    @Test
-    void withoutTheFlagTheScmStartStillMakesKubeProxyExeTheService() throws Exception {
-        // windowsRunAsService: true in a --config file: nothing on the command line says "service"
-        register("\"--stand-in-record=" + record + "\"");
-        start();
-
-        awaitState(Winsvc.SERVICE_RUNNING);
-        stop();
-        assertThat(awaitState(Winsvc.SERVICE_STOPPED).dwWin32ExitCode).isZero();
-        assertThat(recorded()).containsSubsequence("ready", "stop signalled", "exit 0");
+    @Override
+    Duration ignoredStopLimit() {
+        return Duration.ofSeconds(45);
     }
 
-    @Test
-    void anAgentThatFailsStopsTheServiceWithItsCodeAsTheServiceSpecificExitCode() throws Exception {
-        register("--windows-service --stand-in-fail=3 \"--stand-in-record=" + record + "\"");
-        start();
-
-        Winsvc.SERVICE_STATUS_PROCESS stopped = awaitState(Winsvc.SERVICE_STOPPED);
-        assertThat(stopped.dwWin32ExitCode).isEqualTo(WinError.ERROR_SERVICE_SPECIFIC_ERROR);
-        assertThat(stopped.dwServiceSpecificExitCode).isEqualTo(3);
+    /** The SCM lets a running kube-proxy.exe be stopped, and the agent got the stop event's name. */
+    @Override
+    void checkRunning() throws IOException {
+        assertThat(query().dwControlsAccepted & Winsvc.SERVICE_ACCEPT_STOP).isNotZero();
+        assertThat(recorded().get(0)).doesNotContain("stop=null");
     }
 
-    @Test
-    void aStopWhileStartingIsHonoured() throws Exception {
-        register("--windows-service --stand-in-never-ready \"--stand-in-record=" + record + "\"");
-        start();
-        awaitRecorded("started");
-        assertThat(status().dwCurrentState).isEqualTo(Winsvc.SERVICE_START_PENDING);
-
-        stop();
-        assertThat(awaitState(Winsvc.SERVICE_STOPPED).dwWin32ExitCode).isZero();
-        assertThat(recorded()).containsSubsequence("stop signalled", "exit 0").doesNotContain("ready");
-    }
-
-    @Test
-    void anAgentThatIgnoresTheStopIsTerminatedAfterThirtySecondsAndTheStopStillCountsAsClean() throws Exception {
-        register("--windows-service --stand-in-ignore-stop \"--stand-in-record=" + record + "\"");
-        start();
-        awaitState(Winsvc.SERVICE_RUNNING);
-
-        long stopAt = System.nanoTime();
-        stop();
-        Winsvc.SERVICE_STATUS_PROCESS stopped = awaitState(Winsvc.SERVICE_STOPPED);
-        Duration took = Duration.ofNanos(System.nanoTime() - stopAt);
-
-        assertThat(stopped.dwWin32ExitCode).isZero();
-        assertThat(took).isBetween(Duration.ofSeconds(29), Duration.ofSeconds(45));
-        assertThat(recorded()).contains("stop signalled").noneMatch(line -> line.startsWith("exit"));
-    }
-
-    @Test
-    void withoutTheAgentJarTheServiceStopsWithCodeOneAndSaysWhyInTheApplicationEventLog() throws Exception {
-        Files.delete(home.resolve("winproxy-agent.jar"));
-        register("--windows-service");
-        start();
-
-        Winsvc.SERVICE_STATUS_PROCESS stopped = awaitState(Winsvc.SERVICE_STOPPED);
-        assertThat(stopped.dwWin32ExitCode).isEqualTo(WinError.ERROR_SERVICE_SPECIFIC_ERROR);
-        assertThat(stopped.dwServiceSpecificExitCode).isEqualTo(1);
+    /** The launcher says why in the Application event log, as source winproxy. */
+    @Override
+    void checkTheMissingJarWasReported() {
         String expected = home.resolve("winproxy-agent.jar") + " not found";
         boolean logged = false;
         Advapi32Util.EventLogIterator events = new Advapi32Util.EventLogIterator(null, "Application",
@@ -175,7 +117,8 @@ class KubeProxyExeServiceWindowsIT {
         assertThat(logged).as("an Application event from source winproxy containing [%s]", expected).isTrue();
     }
 
-    private void register(String arguments) {
+    @Override
+    void register(String arguments) {
         String binaryPath = "\"" + exe + "\" " + arguments;
         service = ADVAPI32.CreateService(manager, name, name, Winsvc.SERVICE_ALL_ACCESS,
                 WinNT.SERVICE_WIN32_OWN_PROCESS, WinNT.SERVICE_DEMAND_START, WinNT.SERVICE_ERROR_NORMAL, binaryPath,
@@ -183,41 +126,38 @@ class KubeProxyExeServiceWindowsIT {
         assertThat(service).as("CreateService: %s", Native.getLastError()).isNotNull();
     }
 
-    private void start() {
+    @Override
+    void start() {
         assertThat(ADVAPI32.StartService(service, 0, null)).as("StartService: %s", Native.getLastError()).isTrue();
     }
 
-    private void stop() {
+    @Override
+    void stop() {
         assertThat(ADVAPI32.ControlService(service, Winsvc.SERVICE_CONTROL_STOP, new Winsvc.SERVICE_STATUS()))
                 .as("ControlService(STOP): %s", Native.getLastError()).isTrue();
     }
 
-    private Winsvc.SERVICE_STATUS_PROCESS status() {
+    private Winsvc.SERVICE_STATUS_PROCESS query() {
         return new W32Service(service).queryStatus();
     }
 
-    private Winsvc.SERVICE_STATUS_PROCESS awaitState(int state) throws InterruptedException {
+    @Override
+    Status status() {
+        Winsvc.SERVICE_STATUS_PROCESS status = query();
+        return new Status(status.dwCurrentState, status.dwWin32ExitCode, status.dwServiceSpecificExitCode);
+    }
+
+    @Override
+    Status awaitState(int state) throws InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        Winsvc.SERVICE_STATUS_PROCESS status = status();
-        while (status.dwCurrentState != state) {
-            assertThat(System.nanoTime()).as("state %s within %s; now %s", state, TIMEOUT, status.dwCurrentState)
+        Status status = status();
+        while (status.state() != state) {
+            assertThat(System.nanoTime()).as("state %s within %s; now %s", state, TIMEOUT, status.state())
                     .isLessThan(deadline);
             Thread.sleep(200);
             status = status();
         }
         return status;
-    }
-
-    private List<String> recorded() throws IOException {
-        return Files.exists(record) ? Files.readAllLines(record, StandardCharsets.UTF_8) : List.of();
-    }
-
-    private void awaitRecorded(String prefix) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (recorded().stream().noneMatch(line -> line.startsWith(prefix))) {
-            assertThat(System.nanoTime()).as("[%s] recorded within %s", prefix, TIMEOUT).isLessThan(deadline);
-            Thread.sleep(100);
-        }
     }
 
     /** The stand-in agent, with JNA from this test's class path named in its manifest. */

@@ -4,72 +4,40 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.opentest4j.TestAbortedException;
 
 /**
  * kube-proxy.exe as a service's binary path, registered, started, queried and stopped with {@code sc.exe} through the
  * service manager of a Windows API: Wine's on Linux (skipped with one line where Wine cannot be had), the real SCM on
  * Windows (needs an elevated prompt; skipped otherwise). The agent is the stand-in runtime (src/test/c/java-standin.c)
  * playing ServiceAgentStandIn's part: it signals ready, ends on the stop event, records each step in a file.
- * The scenarios of KubeProxyExeServiceWindowsIT, less its event-log check; the start without --windows-service
- * runs on Windows only.
+ * The scenarios of {@link KubeProxyExeServiceScenarios}, less the event-log check; the start without
+ * --windows-service runs on Windows only.
  */
-class KubeProxyExeServiceWineIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+class KubeProxyExeServiceWineIT extends KubeProxyExeServiceScenarios {
     private static final Duration SC = Duration.ofSeconds(30);
-    private static final int STOPPED = 1;
-    private static final int START_PENDING = 2;
-    private static final int RUNNING = 4;
-    private static final int ERROR_SERVICE_SPECIFIC_ERROR = 1066;
 
     @TempDir
     static Path root;
-    private static WindowsApiHost host;
-    /** Why there is no host (Wine cannot be had): each test is then reported skipped with this one line. */
-    private static String unavailable;
-    private Path home;
+    @RegisterExtension
+    static final WindowsApiHostExtension WINDOWS = new WindowsApiHostExtension();
+    private WindowsApiHost host;
     private String exe;
-    private Path record;
     private final String name = "winproxy-it-" + UUID.randomUUID().toString().substring(0, 8);
     private boolean registered;
 
-    record Status(int state, int win32ExitCode, int serviceExitCode) {
-    }
-
-    @BeforeAll
-    static void startWine() throws IOException, InterruptedException {
-        try {
-            host = WindowsApiHost.open();
-        } catch (TestAbortedException noWine) {
-            unavailable = noWine.getMessage();
-        }
-    }
-
-    @AfterAll
-    static void endWine() throws IOException, InterruptedException {
-        if (host != null) {
-            host.close();
-        }
-    }
-
     @BeforeEach
     void unpackTheLauncherBesideAStandInRuntime() throws IOException {
-        assumeTrue(unavailable == null, unavailable);
+        host = WINDOWS.host();
         home = root.resolve(name);
         exe = host.windowsPath(LauncherFolder.create(home));
         record = home.resolve("record.txt");
@@ -84,84 +52,25 @@ class KubeProxyExeServiceWineIT {
         }
     }
 
-    @Test
-    void kubeProxyExeAsTheBinaryPathRunsTheAgentAndAStopEndsItGracefullyWithExitCodeZero() throws Exception {
-        register("--windows-service --v=2 \"--stand-in-record=" + host.windowsPath(record) + "\"");
-        start();
-
-        awaitState(RUNNING);
-        assertThat(recorded()).contains("ready");
-        assertThat(recorded().get(0)).startsWith("started --windows-service --v=2 --stand-in-record=");
-
-        stop();
-        assertThat(awaitState(STOPPED).win32ExitCode()).isZero();
-        assertThat(recorded()).containsSubsequence("ready", "stop signalled", "exit 0");
+    @Override
+    String recordArgument() {
+        return host.windowsPath(record);
     }
 
-    @Test
-    void withoutTheFlagTheScmStartStillMakesKubeProxyExeTheService() throws Exception {
+    @Override
+    Duration ignoredStopLimit() {
+        return Duration.ofSeconds(50);
+    }
+
+    @Override
+    void assumeAFlaglessStartIsAService() {
         // started_by_scm() looks for its parent services.exe in session 0; under Wine it does not find it there, so
         // without the flag kube-proxy.exe runs as a console program and "sc start" fails: Windows only
         assumeTrue(host instanceof WindowsApiHost.Native, "Wine's services.exe is not recognised as the SCM");
-        register("\"--stand-in-record=" + host.windowsPath(record) + "\"");
-        start();
-
-        awaitState(RUNNING);
-        stop();
-        assertThat(awaitState(STOPPED).win32ExitCode()).isZero();
-        assertThat(recorded()).containsSubsequence("ready", "stop signalled", "exit 0");
     }
 
-    @Test
-    void anAgentThatFailsStopsTheServiceWithItsCodeAsTheServiceSpecificExitCode() throws Exception {
-        register("--windows-service --stand-in-fail=3 \"--stand-in-record=" + host.windowsPath(record) + "\"");
-        start();
-
-        Status stopped = awaitState(STOPPED);
-        assertThat(stopped.win32ExitCode()).isEqualTo(ERROR_SERVICE_SPECIFIC_ERROR);
-        assertThat(stopped.serviceExitCode()).isEqualTo(3);
-    }
-
-    @Test
-    void aStopWhileStartingIsHonoured() throws Exception {
-        register("--windows-service --stand-in-never-ready \"--stand-in-record=" + host.windowsPath(record) + "\"");
-        start();
-        awaitRecorded("started");
-        assertThat(status().state()).isEqualTo(START_PENDING);
-
-        stop();
-        assertThat(awaitState(STOPPED).win32ExitCode()).isZero();
-        assertThat(recorded()).containsSubsequence("stop signalled", "exit 0").doesNotContain("ready");
-    }
-
-    @Test
-    void anAgentThatIgnoresTheStopIsTerminatedAfterThirtySecondsAndTheStopStillCountsAsClean() throws Exception {
-        register("--windows-service --stand-in-ignore-stop \"--stand-in-record=" + host.windowsPath(record) + "\"");
-        start();
-        awaitState(RUNNING);
-
-        long stopAt = System.nanoTime();
-        stop();
-        Status stopped = awaitState(STOPPED);
-        Duration took = Duration.ofNanos(System.nanoTime() - stopAt);
-
-        assertThat(stopped.win32ExitCode()).isZero();
-        assertThat(took).isBetween(Duration.ofSeconds(29), Duration.ofSeconds(50));
-        assertThat(recorded()).contains("stop signalled").noneMatch(line -> line.startsWith("exit"));
-    }
-
-    @Test
-    void withoutTheAgentJarTheServiceStopsWithCodeOne() throws Exception {
-        Files.delete(home.resolve("winproxy-agent.jar"));
-        register("--windows-service");
-        start();
-
-        Status stopped = awaitState(STOPPED);
-        assertThat(stopped.win32ExitCode()).isEqualTo(ERROR_SERVICE_SPECIFIC_ERROR);
-        assertThat(stopped.serviceExitCode()).isEqualTo(1);
-    }
-
-    private void register(String arguments) throws Exception {
+    @Override
+    void register(String arguments) throws Exception {
         // sc.exe's own syntax: "binPath=" and its value are two arguments
         WindowsApiHost.Result created = sc("create", name, "binPath=", "\"" + exe + "\" " + arguments);
         assumeTrue(created.exitCode() != 5, "registering a service needs an elevated prompt");
@@ -169,12 +78,14 @@ class KubeProxyExeServiceWineIT {
         registered = true;
     }
 
-    private void start() throws Exception {
+    @Override
+    void start() throws Exception {
         WindowsApiHost.Result started = sc("start", name);
         assertThat(started.exitCode()).as("sc start: %s%s", started.stdout(), started.stderr()).isZero();
     }
 
-    private void stop() throws Exception {
+    @Override
+    void stop() throws Exception {
         WindowsApiHost.Result stopped = sc("stop", name);
         assertThat(stopped.exitCode()).as("sc stop: %s%s", stopped.stdout(), stopped.stderr()).isZero();
     }
@@ -184,7 +95,8 @@ class KubeProxyExeServiceWineIT {
     }
 
     /** The service's status as {@code sc query} prints it. */
-    private Status status() throws IOException, InterruptedException {
+    @Override
+    Status status() throws IOException, InterruptedException {
         WindowsApiHost.Result query = sc("query", name);
         assertThat(query.exitCode()).as("sc query: %s%s", query.stdout(), query.stderr()).isZero();
         return parse(query);
@@ -206,7 +118,8 @@ class KubeProxyExeServiceWineIT {
      * loaded CI machine Wine's sc.exe once exited 1 without a word (its status query failed) while the service was
      * stop-pending. Only the deadline fails the test, with the last answer in its message.
      */
-    private Status awaitState(int state) throws IOException, InterruptedException {
+    @Override
+    Status awaitState(int state) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
             WindowsApiHost.Result query = sc("query", name);
@@ -218,18 +131,6 @@ class KubeProxyExeServiceWineIT {
             assertThat(System.nanoTime()).as("state %s within %s; last: %s", state, TIMEOUT, now)
                     .isLessThan(deadline);
             Thread.sleep(200);
-        }
-    }
-
-    private List<String> recorded() throws IOException {
-        return Files.exists(record) ? Files.readAllLines(record, StandardCharsets.UTF_8) : List.of();
-    }
-
-    private void awaitRecorded(String prefix) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (recorded().stream().noneMatch(line -> line.startsWith(prefix))) {
-            assertThat(System.nanoTime()).as("[%s] recorded within %s", prefix, TIMEOUT).isLessThan(deadline);
-            Thread.sleep(100);
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.winproxy.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,13 +11,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.opentest4j.TestAbortedException;
 
 /**
  * The built kube-proxy.exe on a Windows API: under Wine on Linux (so in every {@code mvn verify} where Wine can be had;
@@ -33,31 +29,16 @@ class KubeProxyExeWineIT {
 
     @TempDir
     static Path home;
+    @RegisterExtension
+    static final WindowsApiHostExtension WINDOWS = new WindowsApiHostExtension();
     private static WindowsApiHost host;
-    /** Why there is no host (Wine cannot be had): each test is then reported skipped with this one line. */
-    private static String unavailable;
     private static String exe;
 
     @BeforeAll
-    static void unpackTheLauncherBesideAStandInRuntime() throws IOException, InterruptedException {
-        try {
-            host = WindowsApiHost.open();
-        } catch (TestAbortedException noWine) {
-            unavailable = noWine.getMessage();
-            return;
-        }
-        exe = host.windowsPath(LauncherFolder.create(home.resolve("k")));
-    }
-
-    @BeforeEach
-    void skipWithoutWine() {
-        assumeTrue(unavailable == null, unavailable);
-    }
-
-    @AfterAll
-    static void endWine() throws IOException, InterruptedException {
+    static void unpackTheLauncherBesideAStandInRuntime() throws IOException {
+        host = WINDOWS.host();
         if (host != null) {
-            host.close();
+            exe = host.windowsPath(LauncherFolder.create(home.resolve("k")));
         }
     }
 
@@ -82,12 +63,7 @@ class KubeProxyExeWineIT {
 
     @Test
     void randomCommandLinesReachTheAgentAsCommandLineToArgvWSplitsThem() throws Exception {
-        Random random = new Random(20);
-        List<String> lines = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            lines.add(CommandLineLaunchersReplayTest.PROGRAM_NAMES.get(i % 4) + " "
-                    + RandomCommandLines.line(random, 1 + random.nextInt(30)));
-        }
+        List<String> lines = afterProgramNames(RandomCommandLines.lines(20, 12, 1, 30));
 
         List<Started> started = runEach(lines, Map.of());
 
@@ -104,12 +80,7 @@ class KubeProxyExeWineIT {
      */
     @Test
     void twentyThousandRandomLinesForwardToTheArgvCommandLineToArgvWGives() throws Exception {
-        Random random = new Random(2020);
-        List<String> lines = new ArrayList<>();
-        for (int i = 0; i < RANDOM_LINES; i++) {
-            lines.add(CommandLineLaunchersReplayTest.PROGRAM_NAMES.get(i % 4) + " "
-                    + RandomCommandLines.line(random, random.nextInt(40)));
-        }
+        List<String> lines = afterProgramNames(RandomCommandLines.lines(2020, RANDOM_LINES, 0, 40));
         Path in = home.resolve("forward.in");
         Path out = home.resolve("forward.out");
         Files.write(in, records(lines));
@@ -158,10 +129,8 @@ class KubeProxyExeWineIT {
     @Test
     void aJavaExeThatIsNoProgramIsNamedInTheErrorWithTheSystemTextFilledIn() throws Exception {
         Path folder = home.resolve("bad");
-        String badExe = host.windowsPath(LauncherFolder.create(folder));
-        Files.writeString(folder.resolve("jre/bin/java.exe"), "not a program\r\n");
-
-        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), badExe, "--version");
+        WindowsApiHost.Result result = versionOfLauncherIn(folder,
+                f -> Files.writeString(f.resolve("jre/bin/java.exe"), "not a program\r\n"));
 
         String java = host.windowsPath(folder.resolve("jre/bin/java.exe"));
         assertThat(result.exitCode()).isEqualTo(1);
@@ -173,10 +142,7 @@ class KubeProxyExeWineIT {
     @Test
     void withoutJavaItExitsWithOneAndNamesWhereItLooked() throws Exception {
         Path folder = home.resolve("nojava");
-        String bare = host.windowsPath(LauncherFolder.create(folder));
-        Files.delete(folder.resolve("jre/bin/java.exe"));
-
-        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), bare, "--version");
+        WindowsApiHost.Result result = versionOfLauncherIn(folder, f -> Files.delete(f.resolve("jre/bin/java.exe")));
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.stderr()).contains("no Java runtime found").contains(host.windowsPath(folder) + "\\jre")
@@ -186,13 +152,33 @@ class KubeProxyExeWineIT {
     @Test
     void withoutTheAgentJarItExitsWithOneAndSaysSo() throws Exception {
         Path folder = home.resolve("nojar");
-        String lone = host.windowsPath(LauncherFolder.create(folder));
-        Files.delete(folder.resolve("winproxy-agent.jar"));
-
-        WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), lone, "--version");
+        WindowsApiHost.Result result = versionOfLauncherIn(folder, f -> Files.delete(f.resolve("winproxy-agent.jar")));
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.stderr()).contains(host.windowsPath(folder.resolve("winproxy-agent.jar")) + " not found");
+    }
+
+    /** A change to a launcher folder before the launcher runs. */
+    @FunctionalInterface
+    private interface FolderChange {
+        void apply(Path folder) throws IOException;
+    }
+
+    /** {@code kube-proxy.exe --version} run from a fresh launcher folder at {@code folder} after {@code change}. */
+    private WindowsApiHost.Result versionOfLauncherIn(Path folder, FolderChange change) throws Exception {
+        String launcher = host.windowsPath(LauncherFolder.create(folder));
+        change.apply(folder);
+        return host.run(TIMEOUT, Map.of(), launcher, "--version");
+    }
+
+    /** Each of {@code arguments} after one of the ways of naming the binary, in turn. */
+    private static List<String> afterProgramNames(List<String> arguments) {
+        List<String> programs = CommandLineLaunchersReplayTest.PROGRAM_NAMES;
+        List<String> lines = new ArrayList<>(arguments.size());
+        for (int i = 0; i < arguments.size(); i++) {
+            lines.add(programs.get(i % programs.size()) + " " + arguments.get(i));
+        }
+        return lines;
     }
 
     private static String harness() {

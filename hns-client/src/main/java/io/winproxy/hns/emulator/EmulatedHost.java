@@ -36,22 +36,22 @@ public final class EmulatedHost {
 
     /** The emulated CNI's network type, with its usual network name. */
     public enum NetworkType {
-        OVERLAY("Overlay", "winproxy-overlay"), L2BRIDGE("L2Bridge", "cbr0");
+        OVERLAY, L2BRIDGE;
 
-        private final String hcnType;
-        private final String defaultName;
-
-        NetworkType(String hcnType, String defaultName) {
-            this.hcnType = hcnType;
-            this.defaultName = defaultName;
-        }
-
+        /** The network's {@code Type} in HCN documents. */
         public String hcnType() {
-            return hcnType;
+            return switch (this) {
+                case OVERLAY -> "Overlay";
+                case L2BRIDGE -> "L2Bridge";
+            };
         }
 
+        /** The name the CNI usually gives the network (flannel's overlay name, the bridge plugin's {@code cbr0}). */
         public String defaultName() {
-            return defaultName;
+            return switch (this) {
+                case OVERLAY -> "winproxy-overlay";
+                case L2BRIDGE -> "cbr0";
+            };
         }
 
         /** {@code overlay} or {@code l2bridge} (case-insensitive); one-line message otherwise. */

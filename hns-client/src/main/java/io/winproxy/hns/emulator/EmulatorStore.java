@@ -32,6 +32,10 @@ import java.util.UUID;
  * <p>Not thread-safe: {@link HnsEmulator} serializes access. {@link #revision()} changes on every mutation so callers
  * can tell whether an operation wrote anything; when {@link #recordChanges recording}, every mutation is also kept as
  * a {@link StoreChange} for the state file's change log.
+ *
+ * <p>Why this class is long (~470 lines): the objects and every index over them must change together in each
+ * put and remove, or a lookup answers from a stale index; keeping all of them behind one set of mutators is what
+ * makes that hold. The index structures themselves are separate classes ({@link CompactMultimap}, {@link AddressSet}).
  */
 final class EmulatorStore {
     private final Map<String, HostComputeNetwork> networks = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.winproxy.hns.emulator;
 
 import io.winproxy.hns.HResults;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,6 +9,8 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,15 +25,23 @@ import java.util.function.UnaryOperator;
  * for a given seed and call sequence. Thread-safe.
  */
 public final class FaultInjector {
-    /** Access to the host's settings, inside the emulator's lock. */
-    interface Host {
-        /** Applies {@code change} to the settings under the host's lock (and persists it). */
-        void update(UnaryOperator<FaultSettings> change);
+    /**
+     * Access to the host's settings, inside the emulator's lock: {@code updater} applies a change to the settings
+     * under the host's lock (and persists it), {@code current} reads them (inside the lock), {@code clock} is the
+     * host's wall clock.
+     */
+    record Host(Consumer<UnaryOperator<FaultSettings>> updater, Supplier<FaultSettings> current, Clock clock) {
+        void update(UnaryOperator<FaultSettings> change) {
+            updater.accept(change);
+        }
 
-        /** The settings; call inside the host's lock. */
-        FaultSettings settings();
+        FaultSettings settings() {
+            return current.get();
+        }
 
-        Instant now();
+        Instant now() {
+            return clock.instant();
+        }
     }
 
     private final Host host;

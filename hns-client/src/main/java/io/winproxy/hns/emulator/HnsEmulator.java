@@ -68,6 +68,13 @@ import org.slf4j.LoggerFactory;
  * what other processes appended to the change log since its last operation, and appends its own changes (see
  * {@link StateFile}). The host side (networks and CNI-owned local endpoints) is driven through {@link EmulatedHost},
  * whose actions are not journaled: the journal counts what the HNS client under test did.
+ *
+ * <p>Why this class is long (~800 lines): it is the single place where each operation of the {@link HnsClient}
+ * contract (about twenty) and each emulator control (faults, latency, version, variants, restart, rehydration) is
+ * serialized, journaled, fault-checked and persisted. The work behind them already lives elsewhere (rules in
+ * {@link EmulatorRules}, objects and indexes in {@link EmulatorStore}, faults in {@link FaultInjector}, call
+ * accounting in {@link NativeCalls}, persistence in {@link StateFile}); what is left is one short method per
+ * operation plus the {@link Builder}, and splitting those would scatter the one lock that makes them atomic.
  */
 public final class HnsEmulator implements HnsClient {
     private static final Logger logger = LoggerFactory.getLogger(HnsEmulator.class);
@@ -90,22 +97,7 @@ public final class HnsEmulator implements HnsClient {
         this.store = new EmulatorStore(b.version == null ? HnsVersion.WINDOWS_SERVER_2025 : b.version,
                 b.seed == null ? new SecureRandom() : new Random(b.seed));
         this.clock = b.clock;
-        this.faults = new FaultInjector(new FaultInjector.Host() {
-            @Override
-            public void update(UnaryOperator<FaultSettings> change) {
-                updateFaults(change);
-            }
-
-            @Override
-            public FaultSettings settings() {
-                return store.faults();
-            }
-
-            @Override
-            public Instant now() {
-                return clock.instant();
-            }
-        });
+        this.faults = new FaultInjector(new FaultInjector.Host(this::updateFaults, store::faults, clock));
         this.calls = new NativeCalls(journal, faults);
         this.echo = b.echo;
         this.stateFile = b.stateFile == null ? null : new StateFile(b.stateFile, b.compactMinBytes);

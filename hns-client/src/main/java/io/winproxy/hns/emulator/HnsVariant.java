@@ -1,6 +1,6 @@
 package io.winproxy.hns.emulator;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.util.Arrays;
@@ -20,27 +20,22 @@ public enum HnsVariant {
      * A create ignores the caller's GUID and gives the object an ID of HNS's own (random, upper-case). The answer of
      * the create is what the binding builds without a query: the caller's ID; the object is found only under HNS's.
      */
-    @JsonProperty("ids-ignored")
-    IDS_IGNORED("ids-ignored", "creates ignore the caller's GUID: HNS gives the object a random upper-case ID of "
+    IDS_IGNORED("creates ignore the caller's GUID: HNS gives the object a random upper-case ID of "
             + "its own (the create still answers with the caller's ID, as the binding does not query it)"),
     /** A create with a non-zero caller GUID fails with {@code E_INVALIDARG}; a zero GUID works. */
-    @JsonProperty("ids-rejected")
-    IDS_REJECTED("ids-rejected", "a create with a non-zero caller GUID fails with 0x80070057 E_INVALIDARG"),
+    IDS_REJECTED("a create with a non-zero caller GUID fails with 0x80070057 E_INVALIDARG"),
     /** Read-back adds load-balancer and port-mapping flag bits the client never wrote. */
-    @JsonProperty("extra-flags")
-    EXTRA_FLAGS("extra-flags", "read-back adds load balancer flag 0x" + Integer.toHexString(HnsVariant.EXTRA_LB_FLAGS)
+    EXTRA_FLAGS("read-back adds load balancer flag 0x" + Integer.toHexString(HnsVariant.EXTRA_LB_FLAGS)
             + " and port-mapping flag 0x" + Integer.toHexString(HnsVariant.EXTRA_PORT_MAPPING_FLAGS)
             + " that were never written"),
     /** {@code HcnModifyLoadBalancer} answers {@code S_OK} and changes nothing (kubernetes#131466, taken further). */
-    @JsonProperty("modify-noop")
-    MODIFY_NOOP("modify-noop", "HcnModifyLoadBalancer answers S_OK and changes nothing (kubernetes#131466)"),
+    MODIFY_NOOP("HcnModifyLoadBalancer answers S_OK and changes nothing (kubernetes#131466)"),
     /**
      * A load balancer create whose frontend (VIP, protocol, port) another load balancer has fails with
      * {@code ERROR_ALREADY_EXISTS} whatever the GUID sent, the zero GUID included (kubernetes#139519), instead of
      * {@code HCN_E_PORT_ALREADY_EXISTS}.
      */
-    @JsonProperty("duplicate-frontend")
-    DUPLICATE_FRONTEND("duplicate-frontend", "a load balancer create whose frontend exists fails with 0x800700B7 "
+    DUPLICATE_FRONTEND("a load balancer create whose frontend exists fails with 0x800700B7 "
             + "ERROR_ALREADY_EXISTS, also with a zero GUID (kubernetes#139519)");
 
     /** The load balancer flag bit {@link #EXTRA_FLAGS} adds on read-back (undocumented; not DSR 1 or IPv6 2). */
@@ -48,17 +43,19 @@ public enum HnsVariant {
     /** The port-mapping flag bit {@link #EXTRA_FLAGS} adds on read-back (undocumented; above VipExternalIP 16). */
     public static final int EXTRA_PORT_MAPPING_FLAGS = 0x4000;
 
-    private final String text;
     private final String description;
 
-    HnsVariant(String text, String description) {
-        this.text = text;
+    HnsVariant(String description) {
         this.description = description;
     }
 
-    /** The name used on the command line and in the state file, e.g. {@code ids-ignored}. */
+    /**
+     * The name used on the command line and in the state file, e.g. {@code ids-ignored}: the constant's name in
+     * lower case with dashes.
+     */
+    @JsonValue
     public String text() {
-        return text;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** What the variant changes, in one line. */
@@ -74,7 +71,7 @@ public enum HnsVariant {
     public static HnsVariant parse(String name) {
         String wanted = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
         for (HnsVariant v : values()) {
-            if (v.text.equals(wanted)) {
+            if (v.text().equals(wanted)) {
                 return v;
             }
         }

@@ -45,6 +45,10 @@ import java.util.Optional;
  * <p>Every access holds an exclusive lock on a sibling {@code FILE.lock}. Within one JVM, two emulators on the same
  * file wait for each other (the JVM refuses overlapping locks, so the lock is retried). Not thread-safe by itself:
  * {@link HnsEmulator} serializes its calls.
+ *
+ * <p>Why this class is long (~440 lines): the lock, the snapshot, the log's generation and position, compaction
+ * and the torn-last-line recovery depend on each other's invariants (a position is only valid within a generation,
+ * a compaction must replace both files under the lock), so they are kept in one class.
  */
 final class StateFile {
     static final long DEFAULT_COMPACT_MIN_BYTES = 1L << 20;

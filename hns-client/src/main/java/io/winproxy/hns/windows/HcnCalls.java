@@ -29,24 +29,15 @@ import java.util.function.ToIntFunction;
  * call (not a GUID, or a handle already closed) is not an invocation. Thread-safe; the listener may be replaced at
  * any time.
  */
-public final class HcnCalls {
+public final class HcnCalls extends NativeBinding {
     private static final TypeReference<List<String>> ID_LIST = new TypeReference<>() {
     };
 
     private final ComputeNetwork library;
-    private final NativeResults results;
-    private final ObjectMapper mapper;
-    private final NativeCallReporter reporter = new NativeCallReporter();
 
     public HcnCalls(ComputeNetwork library, CoTaskMemFree coTaskMemFree, ObjectMapper mapper) {
+        super(coTaskMemFree, mapper);
         this.library = library;
-        this.mapper = mapper;
-        this.results = new NativeResults(coTaskMemFree, mapper);
-    }
-
-    /** Reports every export invocation from now on to {@code listener} ({@code null} or NONE: to nobody). */
-    public void setNativeCallListener(NativeCallListener listener) {
-        reporter.setListener(listener);
     }
 
     // Networks

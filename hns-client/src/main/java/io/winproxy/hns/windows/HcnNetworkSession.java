@@ -1,8 +1,8 @@
 package io.winproxy.hns.windows;
 
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.model.HostComputeEndpoint;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,28 +11,13 @@ import org.slf4j.LoggerFactory;
  * {@code HcnCloseNetwork} once and never throws (a failure is logged at debug: the handle is unusable either way).
  * Creates after the close fail with {@link IllegalStateException} without a native call. Used by one thread.
  */
-final class HcnNetworkSession implements NetworkSession {
+record HcnNetworkSession(String networkId, HcnHandle network, EndpointCreator creator) implements NetworkSession {
     private static final Logger logger = LoggerFactory.getLogger(HcnNetworkSession.class);
 
     /** Creates one endpoint on an open network handle. */
     @FunctionalInterface
     interface EndpointCreator {
         HostComputeEndpoint create(HcnHandle network, String networkId, HostComputeEndpoint settings);
-    }
-
-    private final String networkId;
-    private final HcnHandle network;
-    private final EndpointCreator creator;
-
-    HcnNetworkSession(String networkId, HcnHandle network, EndpointCreator creator) {
-        this.networkId = networkId;
-        this.network = network;
-        this.creator = creator;
-    }
-
-    @Override
-    public String networkId() {
-        return networkId;
     }
 
     @Override
@@ -47,7 +32,7 @@ final class HcnNetworkSession implements NetworkSession {
             if (hresult < 0) {
                 logger.atDebug().setMessage("Closing the network handle failed")
                         .addKeyValue("operation", network.closeOperation()).addKeyValue("networkID", networkId)
-                        .addKeyValue("hresult", "0x" + String.format(Locale.ROOT, "%08X", hresult)).log();
+                        .addKeyValue("hresult", HResults.hex(hresult)).log();
             }
         } catch (RuntimeException e) {
             logger.atDebug().setMessage("Closing the network handle failed")

@@ -19,24 +19,15 @@ import java.io.IOException;
  * present, is the exception's code ({@code E_FAIL} otherwise). Every invocation, failed ones included, is reported
  * to the {@link NativeCallListener} as {@code "HNSCall"} just before the native call. Thread-safe.
  */
-public final class VmComputeCalls {
+public final class VmComputeCalls extends NativeBinding {
     /** The export name reported to the {@link NativeCallListener}. */
     static final String HNS_CALL = "HNSCall";
 
     private final VmCompute library;
-    private final NativeResults results;
-    private final ObjectMapper mapper;
-    private final NativeCallReporter reporter = new NativeCallReporter();
 
     public VmComputeCalls(VmCompute library, CoTaskMemFree coTaskMemFree, ObjectMapper mapper) {
+        super(coTaskMemFree, mapper);
         this.library = library;
-        this.mapper = mapper;
-        this.results = new NativeResults(coTaskMemFree, mapper);
-    }
-
-    /** Reports every {@code HNSCall} from now on to {@code listener} ({@code null} or NONE: to nobody). */
-    public void setNativeCallListener(NativeCallListener listener) {
-        reporter.setListener(listener);
     }
 
     /** Sends one v1 request and returns the envelope's {@code Output} (a missing node when there is none). */

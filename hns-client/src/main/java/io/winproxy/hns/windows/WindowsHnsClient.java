@@ -20,6 +20,7 @@ import io.winproxy.hns.model.SchemaVersion;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -68,6 +69,17 @@ public final class WindowsHnsClient implements HnsClient {
     private final String queryAll;
     private final Object probeLock = new Object();
     private volatile HnsCapabilities capabilities;
+    private final Kind<HostComputeNetwork> networks;
+    private final Kind<HostComputeEndpoint> endpoints;
+    private final Kind<HostComputeLoadBalancer> loadBalancers;
+
+    /**
+     * How one kind of object is listed and read: {@code enumerate} with a query document, {@code open} by id and
+     * {@code query} an open handle with a query document; {@code noun} names the kind in messages and logs.
+     */
+    private record Kind<T>(String noun, Function<String, List<String>> enumerate, Function<String, HcnHandle> open,
+                           BiFunction<HcnHandle, String, T> query) {
+    }
 
     /**
      * A client over any library instances: the real DLLs ({@link #load()}) or a stand-in with the same exports.
@@ -78,6 +90,12 @@ public final class WindowsHnsClient implements HnsClient {
         this.hcn = new HcnCalls(computeNetwork, coTaskMemFree, mapper);
         this.vmCompute = new VmComputeCalls(vmCompute, coTaskMemFree, mapper);
         this.queryAll = write(HostComputeQuery.all());
+        this.networks = new Kind<>("network", hcn::enumerateNetworks, hcn::openNetwork,
+                (handle, query) -> read(hcn.queryNetworkProperties(handle, query), HostComputeNetwork.class,
+                        "HcnQueryNetworkProperties"));
+        this.endpoints = new Kind<>("endpoint", hcn::enumerateEndpoints, hcn::openEndpoint, this::queryEndpoint);
+        this.loadBalancers = new Kind<>("load balancer", hcn::enumerateLoadBalancers, hcn::openLoadBalancer,
+                this::queryLoadBalancer);
     }
 
     /**
@@ -125,7 +143,7 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public List<HostComputeNetwork> listNetworks() {
-        return networks(queryAll);
+        return list(networks, queryAll);
     }
 
     @Override
@@ -133,19 +151,13 @@ public final class WindowsHnsClient implements HnsClient {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("network name must not be empty");
         }
-        return first(() -> networks(write(HostComputeQuery.byName(name))));
+        return first(() -> list(networks, write(HostComputeQuery.byName(name))));
     }
 
     @Override
     public Optional<HostComputeNetwork> getNetworkById(String id) {
         Guids.parse(id, "network");
-        return first(() -> networks(write(HostComputeQuery.byId(stripBraces(id)))));
-    }
-
-    private List<HostComputeNetwork> networks(String query) {
-        return enumerated(hcn.enumerateNetworks(query), "network", hcn::openNetwork,
-                handle -> read(hcn.queryNetworkProperties(handle, query), HostComputeNetwork.class,
-                        "HcnQueryNetworkProperties"));
+        return first(() -> list(networks, write(HostComputeQuery.byId(stripBraces(id)))));
     }
 
     // Endpoints
@@ -154,7 +166,7 @@ public final class WindowsHnsClient implements HnsClient {
     public List<HostComputeEndpoint> listEndpoints(String networkId) {
         Guids.parse(networkId, "network");
         // Filter keys are v1 property names: the network of an endpoint is "VirtualNetwork" (hcsshim does the same).
-        return endpoints(write(HostComputeQuery.endpointsOfNetwork(stripBraces(networkId))));
+        return list(endpoints, write(HostComputeQuery.endpointsOfNetwork(stripBraces(networkId))));
     }
 
     @Override
@@ -165,13 +177,7 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public Optional<HostComputeEndpoint> getEndpoint(String id) {
-        Guids.parse(id, "endpoint");
-        return openById(() -> hcn.openEndpoint(id), handle -> queryEndpoint(handle, queryAll));
-    }
-
-    private List<HostComputeEndpoint> endpoints(String query) {
-        return enumerated(hcn.enumerateEndpoints(query), "endpoint", hcn::openEndpoint,
-                handle -> queryEndpoint(handle, query));
+        return byId(endpoints, id);
     }
 
     private HostComputeEndpoint queryEndpoint(HcnHandle handle, String query) {
@@ -227,18 +233,12 @@ public final class WindowsHnsClient implements HnsClient {
 
     @Override
     public List<HostComputeLoadBalancer> listLoadBalancers() {
-        return loadBalancers(queryAll);
+        return list(loadBalancers, queryAll);
     }
 
     @Override
     public Optional<HostComputeLoadBalancer> getLoadBalancer(String id) {
-        Guids.parse(id, "load balancer");
-        return openById(() -> hcn.openLoadBalancer(id), handle -> queryLoadBalancer(handle, queryAll));
-    }
-
-    private List<HostComputeLoadBalancer> loadBalancers(String query) {
-        return enumerated(hcn.enumerateLoadBalancers(query), "load balancer", hcn::openLoadBalancer,
-                handle -> queryLoadBalancer(handle, query));
+        return byId(loadBalancers, id);
     }
 
     @Override
@@ -289,13 +289,15 @@ public final class WindowsHnsClient implements HnsClient {
     // Helpers
 
     /**
-     * A direct lookup by GUID: open, then {@code read} the handle, then close. Empty when HNS answers the open or the
-     * read "not found" (the object does not exist, or was deleted in between); any other failure is thrown.
+     * A direct lookup by GUID: open, then query the handle for every property, then close. Empty when HNS answers the
+     * open or the query "not found" (the object does not exist, or was deleted in between); any other failure is
+     * thrown.
      */
-    private static <T> Optional<T> openById(Supplier<HcnHandle> open, Function<HcnHandle, T> read) {
+    private <T> Optional<T> byId(Kind<T> kind, String id) {
+        Guids.parse(id, kind.noun());
         HcnHandle handle;
         try {
-            handle = open.get();
+            handle = kind.open().apply(id);
         } catch (HnsException e) {
             if (e.isNotFound()) {
                 return Optional.empty();
@@ -303,7 +305,7 @@ public final class WindowsHnsClient implements HnsClient {
             throw e;
         }
         try (handle) {
-            return Optional.of(read.apply(handle));
+            return Optional.of(kind.query().apply(handle, queryAll));
         } catch (HnsException e) {
             if (e.isNotFound()) {
                 return Optional.empty();
@@ -338,16 +340,16 @@ public final class WindowsHnsClient implements HnsClient {
     }
 
     /**
-     * The objects of {@code ids} (what an enumerate returned), each opened, {@code read} and closed in turn; one that
-     * HNS answers "not found" for was deleted since the enumerate and is skipped. Any other failure is thrown.
+     * The objects an enumerate with {@code query} names, each opened, queried with the same document and closed in
+     * turn; one that HNS answers "not found" for was deleted since the enumerate and is skipped. Any other failure is
+     * thrown.
      */
-    private static <T> List<T> enumerated(List<String> ids, String kind, Function<String, HcnHandle> open,
-                                          Function<HcnHandle, T> read) {
-        return ids.stream().flatMap(id -> {
-            try (HcnHandle handle = open.apply(id)) {
-                return Optional.of(read.apply(handle)).stream();
+    private static <T> List<T> list(Kind<T> kind, String query) {
+        return kind.enumerate().apply(query).stream().flatMap(id -> {
+            try (HcnHandle handle = kind.open().apply(id)) {
+                return Optional.of(kind.query().apply(handle, query)).stream();
             } catch (HnsException e) {
-                return WindowsHnsClient.<T>vanished(e, kind, id).stream();
+                return WindowsHnsClient.<T>vanished(e, kind.noun(), id).stream();
             }
         }).toList();
     }

@@ -17,6 +17,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Two emulators on one state file behave as one emulated host. */
 class EmulatorPersistenceTest {
@@ -93,26 +95,19 @@ class EmulatorPersistenceTest {
         assertThat(other.listLoadBalancerIds()).hasSize(20);
     }
 
-    @Test
-    void aCorruptStateFileIsReportedInOneLineNamingTheFile() throws Exception {
+    /** A state file that is not JSON, or whose member is bad: one line naming the file (and the member). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "{ not json                  | hns.json",
+        "{\"HnsVersion\":\"fifteen\"}  | HnsVersion: not an HNS version"})
+    void aBadStateFileIsReportedInOneLineNamingTheFile(String content, String named) throws Exception {
         Path file = dir.resolve("hns.json");
-        Files.writeString(file, "{ not json");
+        Files.writeString(file, content);
 
         assertThatThrownBy(() -> HnsEmulator.builder().stateFile(file).build())
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(file.getFileName().toString())
-                .hasMessageNotContaining("\n");
-    }
-
-    @Test
-    void aStateFileWithABadVersionIsReportedInOneLineNamingTheFileAndTheMember() throws Exception {
-        Path file = dir.resolve("hns.json");
-        Files.writeString(file, "{\"HnsVersion\":\"fifteen\"}");
-
-        assertThatThrownBy(() -> HnsEmulator.builder().stateFile(file).build())
-                .isInstanceOf(UncheckedIOException.class)
-                .hasMessageContaining(file.getFileName().toString())
-                .hasMessageContaining("HnsVersion: not an HNS version")
+                .hasMessageContaining(named)
                 .hasMessageNotContaining("\n");
     }
 

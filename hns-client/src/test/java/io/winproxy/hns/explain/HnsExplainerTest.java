@@ -13,10 +13,15 @@ class HnsExplainerTest {
     private final HnsExplainer explainer = new HnsExplainer();
     private final Golden golden = new Golden();
 
+    /** The explanation of the golden file {@code file}. */
+    private Explanation explainGolden(String file) {
+        return explainer.explain(golden.text(file));
+    }
+
     @Test
     void dsrIpv6LoadBalancerIsExplainedWithFlagsByName() {
         String name = "explain/dsrIpv6LoadBalancerIsExplainedWithFlagsByName";
-        Explanation e = explainer.explain(golden.text(name + ".json"));
+        Explanation e = explainGolden(name + ".json");
 
         assertThat(e.kind()).isEqualTo("load-balancer");
         assertThat(e.text()).contains("[fd00:10:96::a]:443/TCP").contains("DSR|IPv6")
@@ -27,8 +32,7 @@ class HnsExplainerTest {
 
     @Test
     void v2LoadBalancerAsHnsReturnsItIsALoadBalancer() {
-        Explanation e = explainer.explain(golden.text(
-                "loadBalancerFromHnsDecodesAndReencodesWithoutServerMembers.json"));
+        Explanation e = explainGolden("loadBalancerFromHnsDecodesAndReencodesWithoutServerMembers.json");
 
         assertThat(e.kind()).isEqualTo("load-balancer");
         assertThat(e.text()).contains("10.96.0.10:53/UDP").contains("Flags:             -")
@@ -38,7 +42,7 @@ class HnsExplainerTest {
 
     @Test
     void policyListsFromGetHnsPolicyListAreExplainedAsLoadBalancers() {
-        Explanation e = explainer.explain(golden.text("v1PolicyListFromPowerShellDecodesElbPolicy.json"));
+        Explanation e = explainGolden("v1PolicyListFromPowerShellDecodesElbPolicy.json");
 
         assertThat(e.kind()).isEqualTo("list");
         assertThat(e.json().get("items")).hasSize(2);
@@ -51,8 +55,7 @@ class HnsExplainerTest {
 
     @Test
     void localizedErrorRecordIsClassifiedByCodeNotMessage() {
-        Explanation e = explainer.explain(
-                golden.text("explain/localizedErrorRecordIsClassifiedByCodeNotMessage.json"));
+        Explanation e = explainGolden("explain/localizedErrorRecordIsClassifiedByCodeNotMessage.json");
 
         assertThat(e.kind()).isEqualTo("error-record");
         assertThat(e.text()).contains("0x803B001C HCN_E_INVALID_JSON_REFERENCE").contains("需要引用")
@@ -72,7 +75,7 @@ class HnsExplainerTest {
 
     @Test
     void remoteEndpointIsExplainedWithItsProviderAddress() {
-        Explanation e = explainer.explain(golden.text("remoteEndpointDecodesFlagsAndProviderAddress.json"));
+        Explanation e = explainGolden("remoteEndpointDecodesFlagsAndProviderAddress.json");
 
         assertThat(e.kind()).isEqualTo("endpoint");
         assertThat(e.text()).contains("remote").contains("192.168.10.22").contains("RemoteEndpoint");
@@ -82,7 +85,7 @@ class HnsExplainerTest {
 
     @Test
     void v1EndpointFromGetHnsEndpointIsExplained() {
-        Explanation e = explainer.explain(golden.text("v1EndpointFromPowerShellDecodesRemoteFlagAndPa.json"));
+        Explanation e = explainGolden("v1EndpointFromPowerShellDecodesRemoteFlagAndPa.json");
 
         assertThat(e.kind()).isEqualTo("v1-endpoint");
         assertThat(e.text()).contains("10.244.2.17").contains("remote").contains("Created");
@@ -91,7 +94,7 @@ class HnsExplainerTest {
 
     @Test
     void overlayNetworkIsExplainedWithItsRemoteSubnets() {
-        Explanation e = explainer.explain(golden.text("overlayNetworkDecodesTypedPolicies.json"));
+        Explanation e = explainGolden("overlayNetworkDecodesTypedPolicies.json");
 
         assertThat(e.kind()).isEqualTo("network");
         assertThat(e.text()).contains("Overlay").contains("10.244.2.0/24 via 192.168.10.22 (VSID 4096)");
@@ -100,7 +103,7 @@ class HnsExplainerTest {
 
     @Test
     void v1NetworkIsExplained() {
-        Explanation e = explainer.explain(golden.text("v1NetworkDecodesSubnetsAndRemoteSubnetRoutes.json"));
+        Explanation e = explainGolden("v1NetworkDecodesSubnetsAndRemoteSubnetRoutes.json");
 
         assertThat(e.kind()).isEqualTo("v1-network");
         assertThat(e.text()).contains("vxlan0").contains("10.244.1.0/24").contains("192.168.10.21");
@@ -118,8 +121,7 @@ class HnsExplainerTest {
 
     @Test
     void defaultDepthPolicyListIsRebuiltFromPowerShellStrings() {
-        Explanation e = explainer.explain(golden.text(
-                "explain/defaultDepthPolicyListIsRebuiltFromPowerShellStrings.json"));
+        Explanation e = explainGolden("explain/defaultDepthPolicyListIsRebuiltFromPowerShellStrings.json");
 
         assertThat(e.kind()).isEqualTo("policy-list");
         assertThat(e.json().get("externalPort").asInt()).isEqualTo(53);
@@ -131,7 +133,7 @@ class HnsExplainerTest {
 
     @Test
     void hnsCallEnvelopesAreUnwrapped() {
-        Explanation version = explainer.explain(golden.text("hnsCallEnvelopeDecodesOutput.json"));
+        Explanation version = explainGolden("hnsCallEnvelopeDecodesOutput.json");
         Explanation lists = explainer.explain("{\"Success\":true,\"Output\":"
                 + golden.text("v1PolicyListFromPowerShellDecodesElbPolicy.json") + "}");
         Explanation failed = explainer.explain("{\"Success\":false,\"Error\":\"Element not found.\",\"Output\":null}");
@@ -175,8 +177,7 @@ class HnsExplainerTest {
 
     @Test
     void v1OverlayNetworkFromGetHnsNetworkShowsItsDrMacAndRemoteSubnets() {
-        Explanation e = explainer.explain(
-                golden.text("explain/v1OverlayNetworkFromGetHnsNetworkShowsItsDrMac.json"));
+        Explanation e = explainGolden("explain/v1OverlayNetworkFromGetHnsNetworkShowsItsDrMac.json");
 
         assertThat(e.kind()).isEqualTo("v1-network");
         assertThat(e.text()).contains("DR MAC:            00-15-5D-3A-2B-1C")

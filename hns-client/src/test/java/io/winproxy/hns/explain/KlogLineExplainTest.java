@@ -3,7 +3,11 @@ package io.winproxy.hns.explain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code hns explain} given the line where an operator finds an HNS error: kube-proxy's (winkernel's) klog output,
@@ -25,21 +29,23 @@ class KlogLineExplainTest {
             + " {\\\"Success\\\":false,\\\"Error\\\":\\\"The specified port already exists. \\\","
             + "\\\"ErrorCode\\\":2151350291}\"}";
 
-    @Test
-    void aKlogTextLineIsExplainedByTheErrorRecordInsideItsErrValue() {
-        Explanation e = explainer.explain(TEXT_LINE);
+    /** A klog text line and a klog JSON record are explained by the HNS error record inside their err value. */
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("klogLines")
+    void aKlogLineIsExplainedByTheErrorRecordInsideItsErrValue(String line, String hresult, String name,
+                                                               String message) {
+        Explanation e = explainer.explain(line);
         assertThat(e.kind()).isEqualTo("error-record");
-        assertThat(e.json().get("hresult").asText()).isEqualTo("0x800700B7");
-        assertThat(e.json().get("name").asText()).isEqualTo("ERROR_ALREADY_EXISTS");
-        assertThat(e.json().get("message").asText()).isEqualTo("Cannot create a file when that file already exists.");
+        assertThat(e.json().get("hresult").asText()).isEqualTo(hresult);
+        assertThat(e.json().get("name").asText()).isEqualTo(name);
+        assertThat(e.json().get("message").asText()).isEqualTo(message);
     }
 
-    @Test
-    void aKlogJsonRecordIsExplainedByTheErrorRecordInsideItsErrMember() {
-        Explanation e = explainer.explain(JSON_LINE);
-        assertThat(e.kind()).isEqualTo("error-record");
-        assertThat(e.json().get("hresult").asText()).isEqualTo("0x803B0013");
-        assertThat(e.json().get("name").asText()).isEqualTo("HCN_E_PORT_ALREADY_EXISTS");
+    static Stream<Arguments> klogLines() {
+        return Stream.of(
+                Arguments.of(TEXT_LINE, "0x800700B7", "ERROR_ALREADY_EXISTS",
+                        "Cannot create a file when that file already exists."),
+                Arguments.of(JSON_LINE, "0x803B0013", "HCN_E_PORT_ALREADY_EXISTS", "The specified port already exists."));
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.winproxy.hns.Golden;
 import io.winproxy.hns.HResults;
+import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +14,18 @@ import org.junit.jupiter.api.Test;
 class HcnModelGoldenTest {
     private final ObjectMapper mapper = HcnJson.newMapper();
     private final Golden golden = new Golden();
+
+    /** The golden file {@code file} decoded as {@code type}. */
+    private <T> T decode(String file, Class<T> type) throws IOException {
+        return mapper.readValue(golden.text(file), type);
+    }
+
+    /** Both endpoint golden files describe pod 10.244.2.17 on node 192.168.10.22, as a remote endpoint. */
+    private static void assertIsTheRemoteEndpointOfPod17(HostComputeEndpoint ep) {
+        assertThat(ep.isRemote()).isTrue();
+        assertThat(ep.ipAddress()).contains("10.244.2.17");
+        assertThat(ep.providerAddress()).contains("192.168.10.22");
+    }
 
     @Test
     void loadBalancerCreateDocumentEncodesInKubeProxyMemberOrderWithZeroMembersOmitted() throws Exception {
@@ -38,7 +51,7 @@ class HcnModelGoldenTest {
     @Test
     void loadBalancerFromHnsDecodesAndReencodesWithoutServerMembers() throws Exception {
         String name = "loadBalancerFromHnsDecodesAndReencodesWithoutServerMembers";
-        HostComputeLoadBalancer lb = mapper.readValue(golden.text(name + ".json"), HostComputeLoadBalancer.class);
+        HostComputeLoadBalancer lb = decode(name + ".json", HostComputeLoadBalancer.class);
 
         assertThat(lb.id()).isEqualTo("7b2cd4a9-3f1e-4c47-9e0b-2d9a51c6f013");
         assertThat(lb.flags()).isZero();
@@ -50,8 +63,7 @@ class HcnModelGoldenTest {
 
     @Test
     void overlayNetworkDecodesTypedPolicies() throws Exception {
-        HostComputeNetwork net = mapper.readValue(golden.text("overlayNetworkDecodesTypedPolicies.json"),
-                HostComputeNetwork.class);
+        HostComputeNetwork net = decode("overlayNetworkDecodesTypedPolicies.json", HostComputeNetwork.class);
 
         assertThat(net.isOverlay()).isTrue();
         assertThat(net.providerAddress()).contains("192.168.10.21");
@@ -78,12 +90,9 @@ class HcnModelGoldenTest {
 
     @Test
     void remoteEndpointDecodesFlagsAndProviderAddress() throws Exception {
-        HostComputeEndpoint ep = mapper.readValue(golden.text("remoteEndpointDecodesFlagsAndProviderAddress.json"),
-                HostComputeEndpoint.class);
+        HostComputeEndpoint ep = decode("remoteEndpointDecodesFlagsAndProviderAddress.json", HostComputeEndpoint.class);
 
-        assertThat(ep.isRemote()).isTrue();
-        assertThat(ep.ipAddress()).contains("10.244.2.17");
-        assertThat(ep.providerAddress()).contains("192.168.10.22");
+        assertIsTheRemoteEndpointOfPod17(ep);
         assertThat(ep.macAddress()).isEqualTo("02-11-0A-F4-02-11");
     }
 
@@ -144,23 +153,20 @@ class HcnModelGoldenTest {
 
     @Test
     void v1EndpointFromPowerShellDecodesRemoteFlagAndPa() throws Exception {
-        V1Endpoint ep = mapper.readValue(golden.text("v1EndpointFromPowerShellDecodesRemoteFlagAndPa.json"),
-                V1Endpoint.class);
+        V1Endpoint ep = decode("v1EndpointFromPowerShellDecodesRemoteFlagAndPa.json", V1Endpoint.class);
 
         assertThat(ep.isRemoteEndpoint()).isTrue();
         assertThat(ep.ipAddress()).isEqualTo("10.244.2.17");
         assertThat(ep.providerAddress()).contains("192.168.10.22");
         assertThat(ep.stateName()).isEqualTo("Created");
         HostComputeEndpoint v2 = ep.toEndpoint();
-        assertThat(v2.isRemote()).isTrue();
-        assertThat(v2.providerAddress()).contains("192.168.10.22");
+        assertIsTheRemoteEndpointOfPod17(v2);
         assertThat(v2.hostComputeNetwork()).isEqualTo("1F6F3C2A-9B7D-4E55-8C21-6A0E4D9B3F70");
     }
 
     @Test
     void v1NetworkDecodesSubnetsAndRemoteSubnetRoutes() throws Exception {
-        V1Network net = mapper.readValue(golden.text("v1NetworkDecodesSubnetsAndRemoteSubnetRoutes.json"),
-                V1Network.class);
+        V1Network net = decode("v1NetworkDecodesSubnetsAndRemoteSubnetRoutes.json", V1Network.class);
 
         assertThat(net.type()).isEqualTo("Overlay");
         assertThat(net.managementIp()).isEqualTo("192.168.10.21");
@@ -171,8 +177,7 @@ class HcnModelGoldenTest {
 
     @Test
     void errorRecordDecodesUnsignedHresult() throws Exception {
-        HcnErrorRecord rec = mapper.readValue(golden.text("errorRecordDecodesUnsignedHresult.json"),
-                HcnErrorRecord.class);
+        HcnErrorRecord rec = decode("errorRecordDecodesUnsignedHresult.json", HcnErrorRecord.class);
 
         assertThat(rec.success()).isFalse();
         assertThat(rec.hresult()).isEqualTo(HResults.HCN_E_INVALID_JSON_REFERENCE);
@@ -182,8 +187,7 @@ class HcnModelGoldenTest {
 
     @Test
     void hnsCallEnvelopeDecodesOutput() throws Exception {
-        HnsCallResponse resp = mapper.readValue(golden.text("hnsCallEnvelopeDecodesOutput.json"),
-                HnsCallResponse.class);
+        HnsCallResponse resp = decode("hnsCallEnvelopeDecodesOutput.json", HnsCallResponse.class);
 
         assertThat(resp.success()).isTrue();
         assertThat(resp.output().get("Major").asInt()).isEqualTo(13);

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.condition.OS;
 class ComputeNetworkNativeContractTest {
     private StandIn standIn;
     private ComputeNetwork hcn;
+    /** The out-parameters most tests pass (fresh for each test). */
+    private final PointerByReference handle = new PointerByReference();
+    private final PointerByReference error = new PointerByReference();
 
     @BeforeEach
     void setUp() {
@@ -28,9 +31,6 @@ class ComputeNetworkNativeContractTest {
 
     @Test
     void aGuidIsPassedByReferenceWithData1Data2AndData3LittleEndian() {
-        PointerByReference handle = new PointerByReference();
-        PointerByReference error = new PointerByReference();
-
         hcn.HcnOpenLoadBalancer(Guid.GUID.fromString("{00112233-4455-6677-8899-AABBCCDDEEFF}"), handle, error);
         standIn.control.CoTaskMemFree(error.getValue());
 
@@ -39,9 +39,6 @@ class ComputeNetworkNativeContractTest {
 
     @Test
     void theZeroGuidArrivesAsSixteenZeroBytes() {
-        PointerByReference handle = new PointerByReference();
-        PointerByReference error = new PointerByReference();
-
         hcn.HcnCreateLoadBalancer(Guids.zero(), new WString("{}"), handle, error);
         hcn.HcnCloseLoadBalancer(handle.getValue());
 
@@ -51,8 +48,6 @@ class ComputeNetworkNativeContractTest {
     @Test
     void wideStringsTravelInAndOutUnchangedIncludingNonAsciiText() {
         String settings = "{\"Name\":\"r\u00e9seau-\u03b1\u2192\u03b2\",\"Type\":\"Overlay\"}";
-        PointerByReference handle = new PointerByReference();
-        PointerByReference error = new PointerByReference();
         PointerByReference properties = new PointerByReference();
 
         assertThat(hcn.HcnCreateNetwork(Guids.zero(), new WString(settings), handle, error)).isZero();
@@ -69,8 +64,6 @@ class ComputeNetworkNativeContractTest {
 
     @Test
     void outParametersCarryTheHandleAndTheIdListAndNoErrorRecordOnSuccess() {
-        PointerByReference handle = new PointerByReference();
-        PointerByReference error = new PointerByReference();
         PointerByReference ids = new PointerByReference();
 
         assertThat(hcn.HcnCreateLoadBalancer(Guids.zero(), new WString("{}"), handle, error)).isZero();
@@ -87,8 +80,6 @@ class ComputeNetworkNativeContractTest {
 
     @Test
     void aFailingCallReturnsItsHresultAndAnErrorRecordWithTheSameErrorCode() {
-        PointerByReference error = new PointerByReference();
-
         int hresult = hcn.HcnDeleteEndpoint(Guid.GUID.fromString("11111111-2222-3333-4444-555555555555"), error);
         Pointer record = error.getValue();
         String text = record.getWideString(0);
@@ -116,8 +107,6 @@ class ComputeNetworkNativeContractTest {
 
     @Test
     void theStandInDetectsAStringFreedTwiceAndAHandleClosedTwice() {
-        PointerByReference handle = new PointerByReference();
-        PointerByReference error = new PointerByReference();
         hcn.HcnDeleteLoadBalancer(Guids.zero(), error);
         hcn.HcnCreateLoadBalancer(Guids.zero(), new WString("{}"), handle, new PointerByReference());
 
@@ -136,7 +125,6 @@ class ComputeNetworkNativeContractTest {
         Guid.GUID id = Guid.GUID.fromString("00112233-4455-6677-8899-AABBCCDDEEFF");
         PointerByReference network = new PointerByReference();
         PointerByReference endpoint = new PointerByReference();
-        PointerByReference error = new PointerByReference();
         PointerByReference properties = new PointerByReference();
 
         assertThat(hcn.HcnOpenNetwork(Guid.GUID.fromString(networkId), network, error)).isZero();
@@ -158,8 +146,6 @@ class ComputeNetworkNativeContractTest {
     @Test
     void aDuplicateIdOnCreateIsErrorAlreadyExistsWithItsErrorRecordAndNoHandle() {
         Guid.GUID id = Guid.GUID.fromString("00112233-4455-6677-8899-AABBCCDDEEFF");
-        PointerByReference handle = new PointerByReference();
-        PointerByReference error = new PointerByReference();
         assertThat(hcn.HcnCreateLoadBalancer(id, new WString("{}"), handle, error)).isZero();
         hcn.HcnCloseLoadBalancer(handle.getValue());
 
@@ -175,9 +161,6 @@ class ComputeNetworkNativeContractTest {
 
     @Test
     void theCallLogListsEveryExportCalledInOrder() {
-        PointerByReference handle = new PointerByReference();
-        PointerByReference error = new PointerByReference();
-
         hcn.HcnCreateLoadBalancer(Guids.zero(), new WString("{}"), handle, error);
         hcn.HcnCloseLoadBalancer(handle.getValue());
         hcn.HcnDeleteEndpoint(Guids.zero(), error);

@@ -5,39 +5,22 @@ import static io.winproxy.hns.windows.TestIds.UNKNOWN_ID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.jna.Pointer;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
-import io.winproxy.hns.model.HcnJson;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledOnOs;
-import org.junit.jupiter.api.condition.OS;
 
 /**
  * Tier 2 against the stand-in: every returned string freed once, HRESULTs and error records become exceptions, and
  * every export invocation is reported to the listener exactly as the library saw it.
  */
-@EnabledOnOs(OS.LINUX)
-class HcnCallsTest {
+class HcnCallsTest extends StandInBindingTest<HcnCalls> {
     private static final int HCN_E_INVALID_JSON = 0x803B001B;
 
-    private StandIn standIn;
-    private HcnCalls calls;
-    private RecordingListener listener;
-
-    @BeforeEach
-    void setUp() {
-        standIn = StandIn.fresh();
-        calls = new HcnCalls(standIn.computeNetwork, standIn.coTaskMemFree, HcnJson.newMapper());
-        listener = new RecordingListener();
-        calls.setNativeCallListener(listener);
-    }
-
-    @AfterEach
-    void everyStringAndHandleIsReleased() {
-        standIn.assertEverythingReleased();
+    @Override
+    HcnCalls bind(StandIn library, ObjectMapper mapper) {
+        return new HcnCalls(library.computeNetwork, library.coTaskMemFree, mapper);
     }
 
     @Test
@@ -80,8 +63,7 @@ class HcnCallsTest {
 
     @Test
     void anErrorRecordWithHresultZeroIsAFailureWithTheRecordsErrorCode() {
-        String record = "{\"Success\":false,\"Error\":\"The specified port already exists.\",\"ErrorCode\":"
-                + Integer.toUnsignedString(HResults.HCN_E_PORT_ALREADY_EXISTS) + "}";
+        String record = StandIn.errorRecord("The specified port already exists.", HResults.HCN_E_PORT_ALREADY_EXISTS);
         standIn.failNext("HcnEnumerateLoadBalancers", 0, record);
 
         assertThatThrownBy(() -> calls.enumerateLoadBalancers(StandIn.QUERY_ALL))
@@ -106,8 +88,7 @@ class HcnCallsTest {
 
     @Test
     void aHandleThatArrivesWithAnErrorRecordIsClosedBeforeTheExceptionIsThrown() {
-        standIn.failNext("HcnCreateLoadBalancer", 0, "{\"Success\":false,\"Error\":\"partial\",\"ErrorCode\":"
-                + Integer.toUnsignedString(HResults.E_INVALIDARG) + "}");
+        standIn.failNext("HcnCreateLoadBalancer", 0, StandIn.errorRecord("partial", HResults.E_INVALIDARG));
 
         assertThatThrownBy(() -> calls.createLoadBalancer(null, "{}"))
                 .isInstanceOfSatisfying(HnsException.class,

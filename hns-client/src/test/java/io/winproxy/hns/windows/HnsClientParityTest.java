@@ -22,6 +22,10 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.IpConfiguration;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -47,7 +51,26 @@ class HnsClientParityTest {
      * A client with one overlay network whose pod subnet is 10.244.0.0/24, at HNS 15.4 until {@code version} is
      * given another one (before the client's first capabilities probe).
      */
-    private record Fixture(HnsClient client, String networkId, Consumer<HnsVersion> version, Runnable verify) {
+    private record Fixture(HnsClient client, String networkId, Consumer<HnsVersion> version, Runnable verify)
+            implements AutoCloseable {
+        /** Runs {@code verify} (the stand-in: every string and handle released); JUnit closes each fixture argument. */
+        @Override
+        public void close() {
+            verify.run();
+        }
+    }
+
+    /** A test run once against each of {@link #fixtures()}, whose fixture is verified when JUnit closes it. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @ParameterizedTest
+    @MethodSource("fixtures")
+    @interface ParityTest {
+    }
+
+    /** A fresh fixture of each client, made when its test starts. */
+    static Stream<Named<Fixture>> fixtures() {
+        return clients().map(named -> Named.of(named.getName(), named.getPayload().get()));
     }
 
     static Stream<Named<Supplier<Fixture>>> clients() {
@@ -68,10 +91,8 @@ class HnsClientParityTest {
                 }));
     }
 
-    @ParameterizedTest
-    @MethodSource("clients")
-    void aLoadBalancerGoesThroughCreateGetModifyAndDeleteAlike(Supplier<Fixture> fixtures) {
-        Fixture fixture = fixtures.get();
+    @ParityTest
+    void aLoadBalancerGoesThroughCreateGetModifyAndDeleteAlike(Fixture fixture) {
         fixture.version().accept(new HnsVersion(15, 5));
         HnsClient client = fixture.client();
         HostComputeEndpoint a = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5"));
@@ -98,15 +119,12 @@ class HnsClientParityTest {
         assertThat(client.listLoadBalancerIds()).isEmpty();
         assertThat(client.getEndpoint(a.id())).isEmpty();
         assertThat(client.getEndpoint(b.id())).contains(b);
-        fixture.verify().run();
     }
 
-    @ParameterizedTest
-    @MethodSource("clients")
-    void modifyBeforeHns154IsRefusedAsNotImplementedAndChangesNothing(Supplier<Fixture> fixtures) {
+    @ParityTest
+    void modifyBeforeHns154IsRefusedAsNotImplementedAndChangesNothing(Fixture fixture) {
         // (On 15.4 itself the binding refuses client-side while the emulated HNS accepts the call and keeps the old
         // backends, as real 15.4 does: the dataplane checks the result, see HnsDataplaneTest.)
-        Fixture fixture = fixtures.get();
         fixture.version().accept(HnsVersion.WINDOWS_SERVER_2022);
         HnsClient client = fixture.client();
         HostComputeEndpoint a = client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5"));
@@ -117,13 +135,10 @@ class HnsClientParityTest {
         assertThatThrownBy(() -> client.modifyLoadBalancer(created.id(), loadBalancer(80, a.id(), b.id())))
                 .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotImplemented()).isTrue());
         assertThat(client.getLoadBalancer(created.id())).contains(created);
-        fixture.verify().run();
     }
 
-    @ParameterizedTest
-    @MethodSource("clients")
-    void unknownIdsAreEmptyOnLookupAndNotFoundOnDelete(Supplier<Fixture> fixtures) {
-        Fixture fixture = fixtures.get();
+    @ParityTest
+    void unknownIdsAreEmptyOnLookupAndNotFoundOnDelete(Fixture fixture) {
         HnsClient client = fixture.client();
 
         assertThat(client.getLoadBalancer(UNKNOWN_ID)).isEmpty();
@@ -135,25 +150,18 @@ class HnsClientParityTest {
                 .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotFound()).isTrue());
         assertThatThrownBy(() -> client.deleteEndpoint(UNKNOWN_ID))
                 .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotFound()).isTrue());
-        fixture.verify().run();
     }
 
-    @ParameterizedTest
-    @MethodSource("clients")
-    void aLoadBalancerReferencingAnUnknownEndpointIsAnInvalidJsonReference(Supplier<Fixture> fixtures) {
-        Fixture fixture = fixtures.get();
-
+    @ParityTest
+    void aLoadBalancerReferencingAnUnknownEndpointIsAnInvalidJsonReference(Fixture fixture) {
         assertThatThrownBy(() -> fixture.client().createLoadBalancer(loadBalancer(80, UNKNOWN_ID)))
                 .isInstanceOfSatisfying(HnsException.class,
                         e -> assertThat(e.hresult()).isEqualTo(HResults.HCN_E_INVALID_JSON_REFERENCE));
         assertThat(fixture.client().listLoadBalancerIds()).isEmpty();
-        fixture.verify().run();
     }
 
-    @ParameterizedTest
-    @MethodSource("clients")
-    void aCallerChosenIdBecomesTheNewObjectsIdAlike(Supplier<Fixture> fixtures) {
-        Fixture fixture = fixtures.get();
+    @ParityTest
+    void aCallerChosenIdBecomesTheNewObjectsIdAlike(Fixture fixture) {
         HnsClient client = fixture.client();
 
         HostComputeEndpoint endpoint = client.createEndpoint(fixture.networkId(),
@@ -175,13 +183,10 @@ class HnsClientParityTest {
                 .singleElement().satisfies(id -> assertThat(id).isEqualToIgnoringCase(EP_ID));
         assertThat(client.listLoadBalancerIds())
                 .singleElement().satisfies(id -> assertThat(id).isEqualToIgnoringCase(LB_ID));
-        fixture.verify().run();
     }
 
-    @ParameterizedTest
-    @MethodSource("clients")
-    void aSecondObjectWithTheSameIdFailsWithErrorAlreadyExistsAlike(Supplier<Fixture> fixtures) {
-        Fixture fixture = fixtures.get();
+    @ParityTest
+    void aSecondObjectWithTheSameIdFailsWithErrorAlreadyExistsAlike(Fixture fixture) {
         HnsClient client = fixture.client();
         client.createEndpoint(fixture.networkId(), remoteEndpoint("10.244.1.5").withId(EP_ID));
         client.createLoadBalancer(loadBalancer(80, EP_ID).withId(LB_ID));
@@ -195,13 +200,10 @@ class HnsClientParityTest {
                         e -> assertThat(e.hresult()).isEqualTo(ERROR_ALREADY_EXISTS));
         assertThat(client.listEndpointIds(fixture.networkId())).hasSize(1);
         assertThat(client.listLoadBalancerIds()).hasSize(1);
-        fixture.verify().run();
     }
 
-    @ParameterizedTest
-    @MethodSource("clients")
-    void aSessionCreatesEndpointsOnItsNetworkAlike(Supplier<Fixture> fixtures) {
-        Fixture fixture = fixtures.get();
+    @ParityTest
+    void aSessionCreatesEndpointsOnItsNetworkAlike(Fixture fixture) {
         HnsClient client = fixture.client();
 
         List<HostComputeEndpoint> created = new ArrayList<>();
@@ -218,7 +220,6 @@ class HnsClientParityTest {
                 .anySatisfy(id -> assertThat(id).isEqualToIgnoringCase(created.get(1).id()));
         assertThatThrownBy(() -> client.openNetwork(UNKNOWN_ID))
                 .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotFound()).isTrue());
-        fixture.verify().run();
     }
 
     // ---- native call sequences ------------------------------------------------------------------------------

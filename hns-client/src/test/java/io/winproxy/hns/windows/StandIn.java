@@ -48,6 +48,12 @@ final class StandIn {
         return new WindowsHnsClient(computeNetwork, vmCompute, coTaskMemFree);
     }
 
+    /** An HNS error record as HCN returns it: {@code {"Success":false,"Error":message,"ErrorCode":unsigned code}}. */
+    static String errorRecord(String message, int errorCode) {
+        return "{\"Success\":false,\"Error\":\"" + message + "\",\"ErrorCode\":" + Integer.toUnsignedString(errorCode)
+                + "}";
+    }
+
     void failNext(String function, int hresult, String record) {
         assertThat(control.standin_fail_next(function, hresult, record == null ? null : new WString(record)))
                 .isEqualTo(1);

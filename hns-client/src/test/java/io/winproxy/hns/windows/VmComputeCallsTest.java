@@ -3,33 +3,17 @@ package io.winproxy.hns.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsVersion;
-import io.winproxy.hns.model.HcnJson;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledOnOs;
-import org.junit.jupiter.api.condition.OS;
 
 /** Tier 2 for HNSCall against the stand-in: the version probe and the v1 envelope. */
-@EnabledOnOs(OS.LINUX)
-class VmComputeCallsTest {
-    private StandIn standIn;
-    private VmComputeCalls calls;
-    private RecordingListener listener;
-
-    @BeforeEach
-    void setUp() {
-        standIn = StandIn.fresh();
-        calls = new VmComputeCalls(standIn.vmCompute, standIn.coTaskMemFree, HcnJson.newMapper());
-        listener = new RecordingListener();
-        calls.setNativeCallListener(listener);
-    }
-
-    @AfterEach
-    void everyResponseIsFreed() {
-        standIn.assertEverythingReleased();
+class VmComputeCallsTest extends StandInBindingTest<VmComputeCalls> {
+    @Override
+    VmComputeCalls bind(StandIn library, ObjectMapper mapper) {
+        return new VmComputeCalls(library.vmCompute, library.coTaskMemFree, mapper);
     }
 
     @Test
@@ -52,7 +36,7 @@ class VmComputeCallsTest {
 
     @Test
     void aFailureEnvelopeWithAnErrorCodeKeepsThatCode() {
-        standIn.failNext("HNSCall", 0, "{\"Success\":false,\"Error\":\"x\",\"ErrorCode\":2147500033}");
+        standIn.failNext("HNSCall", 0, StandIn.errorRecord("x", HResults.E_NOTIMPL));
 
         assertThatThrownBy(() -> calls.version())
                 .isInstanceOfSatisfying(HnsException.class, e -> assertThat(e.isNotImplemented()).isTrue());
