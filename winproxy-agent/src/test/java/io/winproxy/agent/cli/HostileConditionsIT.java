@@ -2,10 +2,8 @@ package io.winproxy.agent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.winproxy.agent.Main;
 import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
 import io.winproxy.agent.health.HttpProbe;
@@ -53,16 +51,10 @@ class HostileConditionsIT {
         kubeconfig = dir.resolve("kubeconfig");
         DemoKubeconfig.write(kubeconfig, server.url());
         hnsState = dir.resolve("hns.json");
-        HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).build();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, NETWORK, "win-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
-        host.ensureHostEndpoint(SOURCE_VIP);
+        EmulatedHost host = AgentProcess.overlayHost(HnsEmulator.builder().stateFile(hnsState).build(), NETWORK,
+                SOURCE_VIP, "10.244.2.0/24");
         host.syncLocalEndpoints(java.util.Set.of("10.244.1.10"));
-        KubernetesClient api = server.client();
-        api.nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata().withNewSpec()
-                .withPodCIDR("10.244.1.0/24").endSpec().withNewStatus().addNewAddress().withType("InternalIP")
-                .withAddress("192.168.1.11").endAddress().endStatus().build()).create();
+        server.client().nodes().resource(AgentProcess.node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
         healthPort = HttpProbe.freePort();
         metricsPort = HttpProbe.freePort();
     }
@@ -145,14 +137,9 @@ class HostileConditionsIT {
     }
 
     private Process startAgent(String log, String heap) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "--kubeconfig=" + kubeconfig, "--hostname-override=win-a", "--network-name=" + NETWORK,
-                "--source-vip=" + SOURCE_VIP, "--feature-gates=WinOverlay=true", "--hns-state=" + hnsState,
-                "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=127.0.0.1:" + metricsPort,
-                "--iptables-sync-period=5s", "--iptables-min-sync-period=200ms"));
-        Process agent = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(log)
-                .toFile()).start();
+        Process agent = AgentProcess.start(dir.resolve(log), heap,
+                AgentProcess.overlayFlags(kubeconfig, NETWORK, SOURCE_VIP, hnsState),
+                AgentProcess.serverFlags(healthPort, metricsPort, Duration.ofSeconds(5)));
         agents.add(agent);
         return agent;
     }
