@@ -36,7 +36,7 @@ public final class PlanPriority {
         }
         Classes classes = new Classes(endpointCreates);
         for (PlanStep step : steps) {
-            step.accept(classes);
+            step.accept(classes).add(step);
         }
         List<PlanStep> out = new ArrayList<>(steps.size());
         out.addAll(classes.adopts);
@@ -47,77 +47,70 @@ public final class PlanPriority {
         Set<PlanStep> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
         emitted.addAll(classes.creates);
         emitted.addAll(classes.updates);
-        for (PlanStep step : steps) {
-            if (step instanceof PlanStep.CreateRemoteEndpoint && !emitted.contains(step)) {
-                out.add(step);
-            }
-        }
+        classes.endpointCreates.stream().filter(step -> !emitted.contains(step)).forEach(out::add);
         out.addAll(classes.endpointDeletes);
         return out;
     }
 
-    /** Sorts steps into the priority classes; load-balancer steps are preceded by the endpoint creates they need. */
-    private static final class Classes implements PlanStep.Visitor<Void> {
-        private final Map<String, PlanStep> endpointCreates;
+    /**
+     * Sorts steps into the priority classes: each visit answers the list the step belongs at the end of. A
+     * load-balancer create or update first pulls in the endpoint creates it needs.
+     */
+    private static final class Classes implements PlanStep.Visitor<List<PlanStep>> {
+        private final Map<String, PlanStep> unclaimedEndpointCreates;
         final List<PlanStep> adopts = new ArrayList<>();
         final List<PlanStep> deletes = new ArrayList<>();
         final List<PlanStep> creates = new ArrayList<>();
         final List<PlanStep> updates = new ArrayList<>();
+        /** Every endpoint create in plan order; those a load balancer claimed are emitted with it instead. */
+        final List<PlanStep> endpointCreates = new ArrayList<>();
         final List<PlanStep> endpointDeletes = new ArrayList<>();
 
-        Classes(Map<String, PlanStep> endpointCreates) {
-            this.endpointCreates = endpointCreates;
+        Classes(Map<String, PlanStep> unclaimedEndpointCreates) {
+            this.unclaimedEndpointCreates = unclaimedEndpointCreates;
         }
 
-        public Void createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
-            return null; // placed with the first load balancer that needs it, or after the updates
+        public List<PlanStep> createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
+            return endpointCreates;
         }
 
-        public Void adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
-            adopts.add(step);
-            return null;
+        public List<PlanStep> adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
+            return adopts;
         }
 
-        public Void adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
-            adopts.add(step);
-            return null;
+        public List<PlanStep> adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
+            return adopts;
         }
 
-        public Void createLoadBalancer(PlanStep.CreateLoadBalancer step) {
-            withEndpoints(step.loadBalancer(), step, endpointCreates, creates);
-            return null;
+        public List<PlanStep> createLoadBalancer(PlanStep.CreateLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), creates);
         }
 
-        public Void modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
-            withEndpoints(step.loadBalancer(), step, endpointCreates, updates);
-            return null;
+        public List<PlanStep> modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), updates);
         }
 
-        public Void replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
-            withEndpoints(step.loadBalancer(), step, endpointCreates, updates);
-            return null;
+        public List<PlanStep> replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), updates);
         }
 
-        public Void deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
-            deletes.add(step);
-            return null;
+        public List<PlanStep> deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
+            return deletes;
         }
 
-        public Void deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
-            endpointDeletes.add(step);
-            return null;
+        public List<PlanStep> deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
+            return endpointDeletes;
         }
-    }
 
-    /** Adds the endpoint creates {@code lb}'s backends need (once, the first time), then {@code step}. */
-    private static void withEndpoints(DesiredLoadBalancer lb, PlanStep step, Map<String, PlanStep> endpointCreates,
-                                      List<PlanStep> into) {
-        for (String ip : lb.backends()) {
-            PlanStep create = endpointCreates.remove(ip);
-            if (create != null) {
-                into.add(create);
+        /** Adds the endpoint creates {@code lb}'s backends need (once, the first time) to {@code into}; returns it. */
+        private List<PlanStep> withEndpoints(DesiredLoadBalancer lb, List<PlanStep> into) {
+            for (String ip : lb.backends()) {
+                PlanStep create = unclaimedEndpointCreates.remove(ip);
+                if (create != null) {
+                    into.add(create);
+                }
             }
+            return into;
         }
-        into.add(step);
     }
 }
