@@ -24,7 +24,7 @@ final class WatchedApiServer implements AutoCloseable {
     private final KubernetesClient client;
     private final ClusterWatcher watcher;
 
-    /** Starts the server with {@code services} in it, then the watcher (user agent {@code agent}), and waits for sync. */
+    /** Starts the server with {@code services} in it, then the watcher (user agent {@code agent}); waits for sync. */
     WatchedApiServer(String agent, List<Service> services) throws Exception {
         server = EmbeddedApiServer.start(0, dispatcher);
         proxy = new LoopbackTcpProxy(server.port()).start();

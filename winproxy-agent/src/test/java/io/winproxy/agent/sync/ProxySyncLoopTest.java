@@ -51,12 +51,7 @@ class ProxySyncLoopTest {
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
                 Instant.EPOCH);
-        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                () -> scheduler.nowMillis() * 1_000_000L);
-        loop = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder, Clock.systemUTC(),
-                List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
-                Duration.ofSeconds(30)), scheduler, reports::add);
-        loop.start();
+        loop = L2BridgeLoop.start(engine, hns, health, AgentMetrics.NOOP, recorder, scheduler, reports::add);
         loop.onNodeSynced();
         hns.journal().reset();
     }
@@ -265,12 +260,7 @@ class ProxySyncLoopTest {
         EventRecorder recorder = (kind, ns, name, type, reason, message) -> { };
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 nodeNetworks, AgentMetrics.NOOP, Instant.EPOCH);
-        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                () -> scheduler.nowMillis() * 1_000_000L);
-        ProxySyncLoop fresh = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder,
-                Clock.systemUTC(), List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
-                Duration.ofSeconds(30)), scheduler, r -> { });
-        fresh.start();
+        ProxySyncLoop fresh = L2BridgeLoop.start(engine, hns, health, AgentMetrics.NOOP, recorder, scheduler, r -> { });
         return fresh;
     }
 }
