@@ -112,10 +112,8 @@ class IncrementalPolicyCalculatorTest {
     @Test
     void oneEndpointChangeNamesItsServicePortKeysAndIps() {
         Cluster cluster = new Cluster(new Random(1), false);
-        cluster.putService(Svc.svc("a", "web").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putService(Svc.svc("a", "api").clusterIp("10.96.0.2").port("http", 80, 8080).build());
-        cluster.putSlice(Slice.slice("a", "web-1", "web").port("http", 8080).ready("10.244.1.5", "node-b").build());
-        cluster.putSlice(Slice.slice("a", "api-1", "api").port("http", 8080).ready("10.244.1.6", "node-b").build());
+        cluster.put(http("web", "10.96.0.1"), backend("web", "10.244.1.5", "node-b"));
+        cluster.put(http("api", "10.96.0.2"), backend("api", "10.244.1.6", "node-b"));
         cluster.apply();
         PolicyCalculator calculator = new PolicyCalculator(PolicyConfig.defaults(), List.of());
         DesiredState first = calculator.calculate(cluster.state, cluster.node());
@@ -151,9 +149,8 @@ class IncrementalPolicyCalculatorTest {
     @Test
     void aNewNodeNetworkSaysEverythingChangedUnlessOnlyItsLocalEndpointsDid() {
         Cluster cluster = new Cluster(new Random(2), false);
-        cluster.putService(Svc.svc("a", "web").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putService(Svc.svc("a", "api").clusterIp("10.96.0.2").port("http", 80, 8080).build());
-        cluster.putSlice(Slice.slice("a", "web-1", "web").port("http", 8080).ready("10.244.0.7", NODE).build());
+        cluster.put(http("web", "10.96.0.1"), backend("web", "10.244.0.7", NODE));
+        cluster.putService(http("api", "10.96.0.2"));
         cluster.apply();
         PolicyCalculator calculator = new PolicyCalculator(PolicyConfig.defaults(), List.of());
         DesiredState first = calculator.calculate(cluster.state, cluster.node());
@@ -279,6 +276,16 @@ class IncrementalPolicyCalculatorTest {
     }
 
     /** A small random cluster fed through the real trackers. */
+    /** ClusterIP Service a/{@code name} at {@code vip}, port "http" 80 to 8080. */
+    private static ServiceInfo http(String name, String vip) {
+        return Svc.svc("a", name).clusterIp(vip).port("http", 80, 8080).build();
+    }
+
+    /** The slice a/{@code service}-1 of {@link #http} Service {@code service}: one ready backend {@code ip}. */
+    private static EndpointSliceInfo backend(String service, String ip, String node) {
+        return Slice.slice("a", service + "-1", service).port("http", 8080).ready(ip, node).build();
+    }
+
     private static final class Cluster {
         final Random random;
         final boolean l2bridge;
@@ -369,6 +376,11 @@ class IncrementalPolicyCalculatorTest {
             }
         }
 
+        void put(ServiceInfo svc, EndpointSliceInfo slice) {
+            putService(svc);
+            putSlice(slice);
+        }
+
         void putSlice(EndpointSliceInfo slice) {
             endpoints.update(currentSlices.put(slice.namespace() + "/" + slice.name(), slice), slice);
         }
@@ -445,10 +457,8 @@ class IncrementalPolicyCalculatorTest {
     @Test
     void theReferenceAssemblyAgreesWithAHandWrittenCase() {
         Cluster cluster = new Cluster(new Random(3), false);
-        cluster.putService(Svc.svc("a", "one").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putService(Svc.svc("a", "two").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putSlice(Slice.slice("a", "one-1", "one").port("http", 8080).ready("10.244.1.5", "node-b").build());
-        cluster.putSlice(Slice.slice("a", "two-1", "two").port("http", 8080).ready("10.244.1.6", "node-b").build());
+        cluster.put(http("one", "10.96.0.1"), backend("one", "10.244.1.5", "node-b"));
+        cluster.put(http("two", "10.96.0.1"), backend("two", "10.244.1.6", "node-b"));
         cluster.apply();
         DesiredState state = new PolicyCalculator(PolicyConfig.defaults(), List.of()).calculate(cluster.state,
                 cluster.node());
