@@ -54,6 +54,12 @@ class ClusterWatcherIT {
         watcher.start();
     }
 
+    /** Creates Service default/web (10.96.0.20) and its slice web-1 with one endpoint, 10.244.1.10. */
+    private void createWeb() {
+        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
+        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+    }
+
     private void startWatcherAndAwaitSync() throws InterruptedException {
         startWatcher(WatchOptions.forNode("win-node-1"));
         assertThat(watcher.awaitSynced(TIMEOUT)).isTrue();
@@ -118,8 +124,7 @@ class ClusterWatcherIT {
     void addUpdateAndDeleteOfEachKindReachTheHandlerAsPlainValues() throws InterruptedException {
         startWatcherAndAwaitSync();
 
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         api().resource(node("win-node-1", "zone-a")).create();
         Eventually.await(TIMEOUT, "three adds", () -> handler.calls().stream()
                 .filter(RecordingHandler.Call::isAdd).count() == 3);
@@ -209,8 +214,7 @@ class ClusterWatcherIT {
 
     @Test
     void anApiServerRestartIsSurvivedWithoutSpuriousDeletes() throws InterruptedException {
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         startWatcherAndAwaitSync();
         int port = server.port();
 
@@ -226,8 +230,7 @@ class ClusterWatcherIT {
 
     @Test
     void mixedVersionErrorsDuringAReconnectNeverDeliverDeletions() throws InterruptedException {
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         startWatcherAndAwaitSync();
         int port = server.port();
 
@@ -251,8 +254,7 @@ class ClusterWatcherIT {
 
     @Test
     void anEndpointSliceApiAnswering404IsNotMistakenForAnEmptyList() throws InterruptedException {
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(WATCHER_AGENT)
                 .and(r -> r.getPath().contains("endpointslices")), 404);
 
