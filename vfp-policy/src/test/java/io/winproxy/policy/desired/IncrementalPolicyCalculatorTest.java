@@ -111,10 +111,7 @@ class IncrementalPolicyCalculatorTest {
 
     @Test
     void oneEndpointChangeNamesItsServicePortKeysAndIps() {
-        Cluster cluster = new Cluster(new Random(1), false);
-        cluster.put(http("web", "10.96.0.1"), backend("web", "10.244.1.5", "node-b"));
-        cluster.put(http("api", "10.96.0.2"), backend("api", "10.244.1.6", "node-b"));
-        cluster.apply();
+        Cluster cluster = twoServicesBackedOnNodeB(1, "web", "10.96.0.1", "api", "10.96.0.2");
         PolicyCalculator calculator = new PolicyCalculator(PolicyConfig.defaults(), List.of());
         DesiredState first = calculator.calculate(cluster.state, cluster.node());
         assertThat(first.changes().everything()).isTrue();
@@ -275,7 +272,19 @@ class IncrementalPolicyCalculatorTest {
                 new ArrayList<>(warnings));
     }
 
-    /** A small random cluster fed through the real trackers. */
+    /**
+     * An overlay (not l2bridge) cluster, random seed {@code seed}, of two {@link #http} Services: {@code one}
+     * backed by 10.244.1.5 and {@code two} by 10.244.1.6, both on node-b; the changes applied.
+     */
+    private static Cluster twoServicesBackedOnNodeB(int seed, String one, String oneVip, String two,
+                                                    String twoVip) {
+        Cluster cluster = new Cluster(new Random(seed), false);
+        cluster.put(http(one, oneVip), backend(one, "10.244.1.5", "node-b"));
+        cluster.put(http(two, twoVip), backend(two, "10.244.1.6", "node-b"));
+        cluster.apply();
+        return cluster;
+    }
+
     /** ClusterIP Service a/{@code name} at {@code vip}, port "http" 80 to 8080. */
     private static ServiceInfo http(String name, String vip) {
         return Svc.svc("a", name).clusterIp(vip).port("http", 80, 8080).build();
@@ -286,6 +295,7 @@ class IncrementalPolicyCalculatorTest {
         return Slice.slice("a", service + "-1", service).port("http", 8080).ready(ip, node).build();
     }
 
+    /** A small random cluster fed through the real trackers. */
     private static final class Cluster {
         final Random random;
         final boolean l2bridge;
@@ -456,10 +466,7 @@ class IncrementalPolicyCalculatorTest {
 
     @Test
     void theReferenceAssemblyAgreesWithAHandWrittenCase() {
-        Cluster cluster = new Cluster(new Random(3), false);
-        cluster.put(http("one", "10.96.0.1"), backend("one", "10.244.1.5", "node-b"));
-        cluster.put(http("two", "10.96.0.1"), backend("two", "10.244.1.6", "node-b"));
-        cluster.apply();
+        Cluster cluster = twoServicesBackedOnNodeB(3, "one", "10.96.0.1", "two", "10.96.0.1");
         DesiredState state = new PolicyCalculator(PolicyConfig.defaults(), List.of()).calculate(cluster.state,
                 cluster.node());
         assertThat(state).isEqualTo(reference(cluster.state, cluster.node(), PolicyConfig.defaults(), List.of()));

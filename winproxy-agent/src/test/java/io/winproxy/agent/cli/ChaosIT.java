@@ -81,10 +81,8 @@ class ChaosIT {
     void setUp() throws IOException {
         server = EmbeddedApiServer.start(0, dispatcher);
         apiProxy = new LoopbackTcpProxy(server.port()).start();
-        kubeconfig = dir.resolve("kubeconfig");
-        DemoKubeconfig.write(kubeconfig, apiProxy.url());
-        directKubeconfig = dir.resolve("direct-kubeconfig");
-        DemoKubeconfig.write(directKubeconfig, server.url());
+        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), apiProxy.url());
+        directKubeconfig = DemoKubeconfig.write(dir.resolve("direct-kubeconfig"), server.url());
         hnsState = dir.resolve("hns.json");
 
         HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).seed(SEED).build();

@@ -64,8 +64,7 @@ class CrashRoundsIT {
     @BeforeEach
     void setUp() throws IOException {
         server = EmbeddedApiServer.start(0);
-        kubeconfig = dir.resolve("kubeconfig");
-        DemoKubeconfig.write(kubeconfig, server.url());
+        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), server.url());
         hnsState = dir.resolve("hns.json");
 
         EmulatedHost host = AgentProcess.overlayHost(HnsEmulator.builder().stateFile(hnsState).seed(17).build(),

@@ -48,8 +48,7 @@ class HostileConditionsIT {
     @BeforeEach
     void setUp() throws IOException {
         server = EmbeddedApiServer.start(0, new KubernetesCrudDispatcher());
-        kubeconfig = dir.resolve("kubeconfig");
-        DemoKubeconfig.write(kubeconfig, server.url());
+        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), server.url());
         hnsState = dir.resolve("hns.json");
         EmulatedHost host = AgentProcess.overlayHost(HnsEmulator.builder().stateFile(hnsState).build(), NETWORK,
                 SOURCE_VIP, "10.244.2.0/24");

@@ -54,6 +54,14 @@ class ClusterWatcherIT {
         watcher.start();
     }
 
+    /** Stops the API server and, after {@code down}, starts it again on the same port with the same objects. */
+    private void restartServer(Duration down) throws InterruptedException {
+        int port = server.port();
+        server.close();
+        Thread.sleep(down.toMillis());
+        server = EmbeddedApiServer.start(port, dispatcher);
+    }
+
     /** Creates Service default/web (10.96.0.20) and its slice web-1 with one endpoint, 10.244.1.10. */
     private void createWeb() {
         api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
@@ -216,11 +224,8 @@ class ClusterWatcherIT {
     void anApiServerRestartIsSurvivedWithoutSpuriousDeletes() throws InterruptedException {
         createWeb();
         startWatcherAndAwaitSync();
-        int port = server.port();
 
-        server.close();
-        Thread.sleep(3000);
-        server = EmbeddedApiServer.start(port, dispatcher);
+        restartServer(Duration.ofSeconds(3));
         api().resource(service("default", "after-restart", "10.96.0.21", Map.of())).create();
 
         Eventually.await(Duration.ofSeconds(60), "the service created after the restart",
@@ -232,13 +237,11 @@ class ClusterWatcherIT {
     void mixedVersionErrorsDuringAReconnectNeverDeliverDeletions() throws InterruptedException {
         createWeb();
         startWatcherAndAwaitSync();
-        int port = server.port();
 
         // The peer that serves EndpointSlices is gone (404 for an API it cannot route), Services are overloaded.
         dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(WATCHER_AGENT)
                 .and(r -> r.getPath().contains("endpointslices")), 404);
-        server.close();
-        server = EmbeddedApiServer.start(port, dispatcher);
+        restartServer(Duration.ZERO);
         Eventually.await(Duration.ofSeconds(30), "404 answers to the reconnecting watcher",
                 () -> dispatcher.faultsServed() >= 2);
         dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(WATCHER_AGENT), 503);
