@@ -25,6 +25,15 @@ class BoundedFrequencyRunnerTest {
         return r;
     }
 
+    /** A started runner whose first run (at 0 ms) has just failed. */
+    private BoundedFrequencyRunner failedOnce(long minMs, long retryMs, long maxMs) {
+        BoundedFrequencyRunner r = runner(minMs, retryMs, maxMs);
+        fail = true;
+        r.run();
+        scheduler.advanceMillis(0);
+        return r;
+    }
+
     @Test
     void runsAreRateLimitedToMinIntervalAndHappenAtLeastEveryMaxInterval() {
         BoundedFrequencyRunner r = runner(1000, 5000, 10000);
@@ -105,10 +114,7 @@ class BoundedFrequencyRunnerTest {
 
     @Test
     void aFailedRunIsRetriedAfterTheRetryIntervalNotAfterMinInterval() {
-        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
+        failedOnce(1000, 5000, 10000);
         scheduler.advanceMillis(4999);
         assertThat(calls).containsExactly(0L);
         scheduler.advanceMillis(1);
@@ -117,10 +123,7 @@ class BoundedFrequencyRunnerTest {
 
     @Test
     void aSuccessfulRunCancelsThePendingRetry() {
-        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
+        BoundedFrequencyRunner r = failedOnce(1000, 5000, 10000);
         fail = false;
         scheduler.advanceMillis(1000);
         r.run();
@@ -134,10 +137,7 @@ class BoundedFrequencyRunnerTest {
 
     @Test
     void aRunRequestedDuringCoolDownAfterAFailureRunsWhenTheCoolDownEndsAndCancelsTheRetry() {
-        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
+        BoundedFrequencyRunner r = failedOnce(1000, 5000, 10000);
         fail = false;
         scheduler.advanceMillis(100);
         r.run();
@@ -181,10 +181,7 @@ class BoundedFrequencyRunnerTest {
 
     @Test
     void failuresInARowBackOffUpToFourTimesTheRetryIntervalAndASuccessResetsIt() {
-        BoundedFrequencyRunner r = runner(100, 5000, 60000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
+        BoundedFrequencyRunner r = failedOnce(100, 5000, 60000);
         scheduler.advanceMillis(5000 + 10000 + 20000 + 20000);
         assertThat(calls).containsExactly(0L, 5000L, 15000L, 35000L, 55000L);
         fail = false;
