@@ -3,6 +3,7 @@ package io.winproxy.policy.plan;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -36,81 +37,82 @@ public final class PlanPriority {
         }
         Classes classes = new Classes(endpointCreates);
         for (PlanStep step : steps) {
-            step.accept(classes).add(step);
+            classes.of(step.accept(classes)).add(step);
         }
+        // Endpoint creates a load balancer claimed went with it; the others keep their place in their class.
+        Set<PlanStep> claimed = Collections.newSetFromMap(new IdentityHashMap<>());
+        claimed.addAll(classes.of(Priority.CREATE));
+        claimed.addAll(classes.of(Priority.UPDATE));
+        classes.of(Priority.ENDPOINT_CREATE).removeIf(claimed::contains);
         List<PlanStep> out = new ArrayList<>(steps.size());
-        out.addAll(classes.adopts);
-        out.addAll(classes.deletes);
-        out.addAll(classes.creates);
-        out.addAll(classes.updates);
-        // Endpoint creates no load balancer claimed, in plan order.
-        Set<PlanStep> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
-        emitted.addAll(classes.creates);
-        emitted.addAll(classes.updates);
-        classes.endpointCreates.stream().filter(step -> !emitted.contains(step)).forEach(out::add);
-        out.addAll(classes.endpointDeletes);
+        for (Priority priority : Priority.values()) {
+            out.addAll(classes.of(priority));
+        }
         return out;
     }
 
+    /** The priority classes, in execution order (see above). */
+    private enum Priority {
+        ADOPTION, DELETION, CREATE, UPDATE, ENDPOINT_CREATE, ENDPOINT_DELETION
+    }
+
     /**
-     * Sorts steps into the priority classes: each visit answers the list the step belongs at the end of. A
-     * load-balancer create or update first pulls in the endpoint creates it needs.
+     * Sorts steps into the priority classes: a visit answers the class of a step. A load-balancer create or update
+     * first moves the endpoint creates it needs into its own class.
      */
-    private static final class Classes implements PlanStep.Visitor<List<PlanStep>> {
+    private static final class Classes implements PlanStep.Visitor<Priority> {
         private final Map<String, PlanStep> unclaimedEndpointCreates;
-        final List<PlanStep> adopts = new ArrayList<>();
-        final List<PlanStep> deletes = new ArrayList<>();
-        final List<PlanStep> creates = new ArrayList<>();
-        final List<PlanStep> updates = new ArrayList<>();
-        /** Every endpoint create in plan order; those a load balancer claimed are emitted with it instead. */
-        final List<PlanStep> endpointCreates = new ArrayList<>();
-        final List<PlanStep> endpointDeletes = new ArrayList<>();
+        private final Map<Priority, List<PlanStep>> classes = new EnumMap<>(Priority.class);
 
         Classes(Map<String, PlanStep> unclaimedEndpointCreates) {
             this.unclaimedEndpointCreates = unclaimedEndpointCreates;
         }
 
-        public List<PlanStep> createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
-            return endpointCreates;
+        List<PlanStep> of(Priority priority) {
+            return classes.computeIfAbsent(priority, p -> new ArrayList<>());
         }
 
-        public List<PlanStep> adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
-            return adopts;
+        public Priority createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
+            return Priority.ENDPOINT_CREATE;
         }
 
-        public List<PlanStep> adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
-            return adopts;
+        public Priority adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
+            return Priority.ADOPTION;
         }
 
-        public List<PlanStep> createLoadBalancer(PlanStep.CreateLoadBalancer step) {
-            return withEndpoints(step.loadBalancer(), creates);
+        public Priority adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
+            return Priority.ADOPTION;
         }
 
-        public List<PlanStep> modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
-            return withEndpoints(step.loadBalancer(), updates);
+        public Priority createLoadBalancer(PlanStep.CreateLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), Priority.CREATE);
         }
 
-        public List<PlanStep> replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
-            return withEndpoints(step.loadBalancer(), updates);
+        public Priority modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), Priority.UPDATE);
         }
 
-        public List<PlanStep> deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
-            return deletes;
+        public Priority replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), Priority.UPDATE);
         }
 
-        public List<PlanStep> deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
-            return endpointDeletes;
+        public Priority deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
+            return Priority.DELETION;
         }
 
-        /** Adds the endpoint creates {@code lb}'s backends need (once, the first time) to {@code into}; returns it. */
-        private List<PlanStep> withEndpoints(DesiredLoadBalancer lb, List<PlanStep> into) {
+        public Priority deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
+            return Priority.ENDPOINT_DELETION;
+        }
+
+        /** Adds the endpoint creates {@code lb}'s backends need (once, the first time) to {@code priority}'s class. */
+        private Priority withEndpoints(DesiredLoadBalancer lb, Priority priority) {
             for (String ip : lb.backends()) {
                 PlanStep create = unclaimedEndpointCreates.remove(ip);
                 if (create != null) {
-                    into.add(create);
+                    of(priority).add(create);
                 }
             }
-            return into;
+            return priority;
         }
     }
 }

@@ -62,6 +62,16 @@ class ClusterWatcherIT {
         server = EmbeddedApiServer.start(port, dispatcher);
     }
 
+    /**
+     * Creates Service default/{@code name} and waits up to 60 s for the watcher to deliver it ({@code what}); no
+     * deletion may have been delivered.
+     */
+    private void createAndAwaitWithoutDeletions(String name, String clusterIp, String what) {
+        api().resource(service("default", name, clusterIp, Map.of())).create();
+        Eventually.await(Duration.ofSeconds(60), what, () -> handler.has(c -> c.name().equals("default/" + name)));
+        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+    }
+
     /** Creates Service default/web (10.96.0.20) and its slice web-1 with one endpoint, 10.244.1.10. */
     private void createWeb() {
         api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
@@ -226,11 +236,7 @@ class ClusterWatcherIT {
         startWatcherAndAwaitSync();
 
         restartServer(Duration.ofSeconds(3));
-        api().resource(service("default", "after-restart", "10.96.0.21", Map.of())).create();
-
-        Eventually.await(Duration.ofSeconds(60), "the service created after the restart",
-                () -> handler.has(c -> c.name().equals("default/after-restart")));
-        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+        createAndAwaitWithoutDeletions("after-restart", "10.96.0.21", "the service created after the restart");
     }
 
     @Test
@@ -249,10 +255,7 @@ class ClusterWatcherIT {
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
 
         dispatcher.heal();
-        api().resource(service("default", "healed", "10.96.0.22", Map.of())).create();
-        Eventually.await(Duration.ofSeconds(60), "the service created after healing",
-                () -> handler.has(c -> c.name().equals("default/healed")));
-        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+        createAndAwaitWithoutDeletions("healed", "10.96.0.22", "the service created after healing");
     }
 
     @Test
