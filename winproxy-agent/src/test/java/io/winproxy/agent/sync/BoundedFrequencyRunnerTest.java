@@ -41,6 +41,13 @@ class BoundedFrequencyRunnerTest {
         return r;
     }
 
+    /** From now on the runner's function succeeds; {@code ms} later a run is requested. */
+    private void recoverAndRequestAfter(BoundedFrequencyRunner r, long ms) {
+        fail = false;
+        scheduler.advanceMillis(ms);
+        r.run();
+    }
+
     @Test
     void runsAreRateLimitedToMinIntervalAndHappenAtLeastEveryMaxInterval() {
         BoundedFrequencyRunner r = runner(1000, 5000, 10000);
@@ -114,9 +121,7 @@ class BoundedFrequencyRunnerTest {
     @Test
     void aSuccessfulRunCancelsThePendingRetry() {
         BoundedFrequencyRunner r = failedOnce(1000, 5000, 10000);
-        fail = false;
-        scheduler.advanceMillis(1000);
-        r.run();
+        recoverAndRequestAfter(r, 1000);
         callsAfter(0).containsExactly(0L, 1000L);
         callsAfter(4000).as("no retry at +5 s").containsExactly(0L, 1000L);
         callsAfter(6000).containsExactly(0L, 1000L, 11000L);
@@ -125,9 +130,7 @@ class BoundedFrequencyRunnerTest {
     @Test
     void aRunRequestedDuringCoolDownAfterAFailureRunsWhenTheCoolDownEndsAndCancelsTheRetry() {
         BoundedFrequencyRunner r = failedOnce(1000, 5000, 10000);
-        fail = false;
-        scheduler.advanceMillis(100);
-        r.run();
+        recoverAndRequestAfter(r, 100);
         callsAfter(899).containsExactly(0L);
         callsAfter(1).containsExactly(0L, 1000L);
         callsAfter(9999).containsExactly(0L, 1000L);
