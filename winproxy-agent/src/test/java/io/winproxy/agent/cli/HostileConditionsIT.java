@@ -6,13 +6,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
+import io.winproxy.agent.health.HeldConnections;
 import io.winproxy.agent.health.HttpProbe;
 import io.winproxy.agent.kube.Eventually;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +42,7 @@ class HostileConditionsIT {
     private int healthPort;
     private int metricsPort;
     private final List<Process> agents = new ArrayList<>();
-    private final List<Socket> clients = new ArrayList<>();
+    private final HeldConnections clients = new HeldConnections();
 
     @BeforeEach
     void setUp() throws IOException {
@@ -60,9 +59,7 @@ class HostileConditionsIT {
 
     @AfterEach
     void tearDown() throws IOException {
-        for (Socket client : clients) {
-            client.close();
-        }
+        clients.close();
         for (Process agent : agents) {
             agent.destroyForcibly();
         }
@@ -76,13 +73,7 @@ class HostileConditionsIT {
         Eventually.await(Duration.ofSeconds(60), "the agent is healthy", () -> status("/healthz") == 200);
 
         for (int port : new int[] {healthPort, metricsPort}) {
-            for (int i = 0; i < 50; i++) {
-                clients.add(new Socket("127.0.0.1", port));
-                Socket half = new Socket("127.0.0.1", port);
-                half.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: node\r\n".getBytes(
-                        StandardCharsets.US_ASCII));
-                clients.add(half);
-            }
+            clients.hold(port, 50, 50);
         }
         long worst = 0;
         for (int i = 0; i < 10; i++) {

@@ -30,14 +30,12 @@ class SlowClientsTest {
     /** A handler that answers every request 200 "ok". */
     private static final HttpHandler OK = request -> HttpResponses.of(200, HttpResponses.TEXT, "ok", Map.of());
 
-    private final List<Socket> clients = new ArrayList<>();
+    private final HeldConnections clients = new HeldConnections();
     private final List<AutoCloseable> servers = new ArrayList<>();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (Socket client : clients) {
-            client.close();
-        }
+        clients.close();
         for (AutoCloseable server : servers) {
             server.close();
         }
@@ -52,7 +50,7 @@ class SlowClientsTest {
         server.start();
         int port = server.boundAddress().orElseThrow().getPort();
 
-        hold(port, 50, 50);
+        clients.hold(port, 50, 50);
 
         for (String path : List.of("/healthz", "/livez", "/healthz", "/nothing")) {
             assertThat(getWithinASecond(port, path).statusCode()).isIn(200, 503, 404);
@@ -67,7 +65,7 @@ class SlowClientsTest {
         server.start();
         int port = server.boundAddress().orElseThrow().getPort();
 
-        hold(port, 50, 50);
+        clients.hold(port, 50, 50);
 
         for (String path : List.of("/metrics", "/healthz", "/metrics")) {
             assertThat(getWithinASecond(port, path).statusCode()).isEqualTo(200);
@@ -170,17 +168,6 @@ class SlowClientsTest {
         return response;
     }
 
-    /** Opens {@code idle} connections that send nothing and {@code halfSent} that send part of a head. */
-    private void hold(int port, int idle, int halfSent) throws IOException {
-        for (int i = 0; i < idle; i++) {
-            connect(port);
-        }
-        for (int i = 0; i < halfSent; i++) {
-            connect(port).getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    .getBytes(StandardCharsets.US_ASCII));
-        }
-    }
-
     private ConnectionPool pool(ServerLimits limits) {
         ConnectionPool pool = new ConnectionPool("test", limits);
         servers.add(pool);
@@ -194,9 +181,7 @@ class SlowClientsTest {
     }
 
     private Socket connect(int port) throws IOException {
-        Socket socket = new Socket("127.0.0.1", port);
-        clients.add(socket);
-        return socket;
+        return clients.connect(port);
     }
 
     private String get(int port, String path) throws IOException {
