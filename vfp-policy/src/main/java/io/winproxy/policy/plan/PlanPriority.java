@@ -3,6 +3,7 @@ package io.winproxy.policy.plan;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -36,88 +37,82 @@ public final class PlanPriority {
         }
         Classes classes = new Classes(endpointCreates);
         for (PlanStep step : steps) {
-            step.accept(classes);
+            classes.of(step.accept(classes)).add(step);
         }
+        // Endpoint creates a load balancer claimed went with it; the others keep their place in their class.
+        Set<PlanStep> claimed = Collections.newSetFromMap(new IdentityHashMap<>());
+        claimed.addAll(classes.of(Priority.CREATE));
+        claimed.addAll(classes.of(Priority.UPDATE));
+        classes.of(Priority.ENDPOINT_CREATE).removeIf(claimed::contains);
         List<PlanStep> out = new ArrayList<>(steps.size());
-        out.addAll(classes.adopts);
-        out.addAll(classes.deletes);
-        out.addAll(classes.creates);
-        out.addAll(classes.updates);
-        // Endpoint creates no load balancer claimed, in plan order.
-        Set<PlanStep> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
-        emitted.addAll(classes.creates);
-        emitted.addAll(classes.updates);
-        for (PlanStep step : steps) {
-            if (step instanceof PlanStep.CreateRemoteEndpoint && !emitted.contains(step)) {
-                out.add(step);
-            }
+        for (Priority priority : Priority.values()) {
+            out.addAll(classes.of(priority));
         }
-        out.addAll(classes.endpointDeletes);
         return out;
     }
 
-    /** Sorts steps into the priority classes; load-balancer steps are preceded by the endpoint creates they need. */
-    private static final class Classes implements PlanStep.Visitor<Void> {
-        private final Map<String, PlanStep> endpointCreates;
-        final List<PlanStep> adopts = new ArrayList<>();
-        final List<PlanStep> deletes = new ArrayList<>();
-        final List<PlanStep> creates = new ArrayList<>();
-        final List<PlanStep> updates = new ArrayList<>();
-        final List<PlanStep> endpointDeletes = new ArrayList<>();
-
-        Classes(Map<String, PlanStep> endpointCreates) {
-            this.endpointCreates = endpointCreates;
-        }
-
-        public Void createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
-            return null; // placed with the first load balancer that needs it, or after the updates
-        }
-
-        public Void adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
-            adopts.add(step);
-            return null;
-        }
-
-        public Void adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
-            adopts.add(step);
-            return null;
-        }
-
-        public Void createLoadBalancer(PlanStep.CreateLoadBalancer step) {
-            withEndpoints(step.loadBalancer(), step, endpointCreates, creates);
-            return null;
-        }
-
-        public Void modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
-            withEndpoints(step.loadBalancer(), step, endpointCreates, updates);
-            return null;
-        }
-
-        public Void replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
-            withEndpoints(step.loadBalancer(), step, endpointCreates, updates);
-            return null;
-        }
-
-        public Void deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
-            deletes.add(step);
-            return null;
-        }
-
-        public Void deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
-            endpointDeletes.add(step);
-            return null;
-        }
+    /** The priority classes, in execution order (see above). */
+    private enum Priority {
+        ADOPTION, DELETION, CREATE, UPDATE, ENDPOINT_CREATE, ENDPOINT_DELETION
     }
 
-    /** Adds the endpoint creates {@code lb}'s backends need (once, the first time), then {@code step}. */
-    private static void withEndpoints(DesiredLoadBalancer lb, PlanStep step, Map<String, PlanStep> endpointCreates,
-                                      List<PlanStep> into) {
-        for (String ip : lb.backends()) {
-            PlanStep create = endpointCreates.remove(ip);
-            if (create != null) {
-                into.add(create);
-            }
+    /**
+     * Sorts steps into the priority classes: a visit answers the class of a step. A load-balancer create or update
+     * first moves the endpoint creates it needs into its own class.
+     */
+    private static final class Classes implements PlanStep.Visitor<Priority> {
+        private final Map<String, PlanStep> unclaimedEndpointCreates;
+        private final Map<Priority, List<PlanStep>> classes = new EnumMap<>(Priority.class);
+
+        Classes(Map<String, PlanStep> unclaimedEndpointCreates) {
+            this.unclaimedEndpointCreates = unclaimedEndpointCreates;
         }
-        into.add(step);
+
+        List<PlanStep> of(Priority priority) {
+            return classes.computeIfAbsent(priority, p -> new ArrayList<>());
+        }
+
+        public Priority createRemoteEndpoint(PlanStep.CreateRemoteEndpoint step) {
+            return Priority.ENDPOINT_CREATE;
+        }
+
+        public Priority adoptRemoteEndpoint(PlanStep.AdoptRemoteEndpoint step) {
+            return Priority.ADOPTION;
+        }
+
+        public Priority adoptLoadBalancer(PlanStep.AdoptLoadBalancer step) {
+            return Priority.ADOPTION;
+        }
+
+        public Priority createLoadBalancer(PlanStep.CreateLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), Priority.CREATE);
+        }
+
+        public Priority modifyLoadBalancer(PlanStep.ModifyLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), Priority.UPDATE);
+        }
+
+        public Priority replaceLoadBalancer(PlanStep.ReplaceLoadBalancer step) {
+            return withEndpoints(step.loadBalancer(), Priority.UPDATE);
+        }
+
+        public Priority deleteLoadBalancer(PlanStep.DeleteLoadBalancer step) {
+            return Priority.DELETION;
+        }
+
+        public Priority deleteRemoteEndpoint(PlanStep.DeleteRemoteEndpoint step) {
+            return Priority.ENDPOINT_DELETION;
+        }
+
+        /** Adds the endpoint creates {@code lb}'s backends need (once, the first time) to {@code priority}'s class. */
+        private Priority withEndpoints(DesiredLoadBalancer lb, Priority priority) {
+            for (String ip : lb.backends()) {
+                PlanStep create = unclaimedEndpointCreates.remove(ip);
+                if (create != null) {
+                    of(priority).add(create);
+                }
+            }
+            return priority;
+        }
     }
 }

@@ -14,8 +14,14 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
  */
 public sealed interface PlanStep {
 
-    /** The {@code op} name of {@code plan -o json}. */
-    String op();
+    /**
+     * The {@code op} name of {@code plan -o json}: the kind's record name in kebab case ("create-load-balancer" for
+     * {@link CreateLoadBalancer}). {@code plan -o json} readers depend on these names, so renaming a record changes
+     * the output format.
+     */
+    default String op() {
+        return OpNames.of(getClass());
+    }
 
     /**
      * The object the step acts on, for logs, failures and backoff: the load balancer key ("10.96.0.10:53/UDP"), the
@@ -69,34 +75,42 @@ public sealed interface PlanStep {
         }
     }
 
-    record CreateRemoteEndpoint(DesiredRemoteEndpoint endpoint) implements PlanStep {
-        public String op() {
-            return "create-remote-endpoint";
-        }
+    /** A step that creates or adopts a remote endpoint; it acts on the endpoint's IP. */
+    sealed interface RemoteEndpointStep extends PlanStep {
+        DesiredRemoteEndpoint endpoint();
 
-        public String object() {
-            return endpoint.ip();
+        @Override
+        default String object() {
+            return endpoint().ip();
         }
+    }
 
+    /** A step that deletes the HNS object {@code id}. */
+    sealed interface DeleteStep extends PlanStep {
+        String id();
+
+        @Override
+        default String object() {
+            return id();
+        }
+    }
+
+    /** A step that records an existing object as owned and makes no HNS call. */
+    sealed interface Adoption extends PlanStep {
+        @Override
+        default boolean writes() {
+            return false;
+        }
+    }
+
+    record CreateRemoteEndpoint(DesiredRemoteEndpoint endpoint) implements RemoteEndpointStep {
         public <R> R accept(Visitor<R> visitor) {
             return visitor.createRemoteEndpoint(this);
         }
     }
 
     /** An unowned remote endpoint with the desired IP and provider address becomes owned. */
-    record AdoptRemoteEndpoint(String id, DesiredRemoteEndpoint endpoint) implements PlanStep {
-        public String op() {
-            return "adopt-remote-endpoint";
-        }
-
-        public String object() {
-            return endpoint.ip();
-        }
-
-        public boolean writes() {
-            return false;
-        }
-
+    record AdoptRemoteEndpoint(String id, DesiredRemoteEndpoint endpoint) implements RemoteEndpointStep, Adoption {
         public <R> R accept(Visitor<R> visitor) {
             return visitor.adoptRemoteEndpoint(this);
         }
@@ -107,17 +121,9 @@ public sealed interface PlanStep {
      * without fingerprints, gets one); {@code fingerprint} is what the journal records.
      */
     record AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer, String fingerprint)
-            implements LoadBalancerStep {
+            implements LoadBalancerStep, Adoption {
         public AdoptLoadBalancer(String id, DesiredLoadBalancer loadBalancer) {
             this(id, loadBalancer, "");
-        }
-
-        public String op() {
-            return "adopt-load-balancer";
-        }
-
-        public boolean writes() {
-            return false;
         }
 
         public <R> R accept(Visitor<R> visitor) {
@@ -126,10 +132,6 @@ public sealed interface PlanStep {
     }
 
     record CreateLoadBalancer(DesiredLoadBalancer loadBalancer) implements LoadBalancerStep {
-        public String op() {
-            return "create-load-balancer";
-        }
-
         public <R> R accept(Visitor<R> visitor) {
             return visitor.createLoadBalancer(this);
         }
@@ -137,10 +139,6 @@ public sealed interface PlanStep {
 
     /** In-place update (HNS 15.4+ {@code HcnModifyLoadBalancer}); the ID stays. */
     record ModifyLoadBalancer(String id, DesiredLoadBalancer loadBalancer) implements LoadBalancerStep {
-        public String op() {
-            return "modify-load-balancer";
-        }
-
         public <R> R accept(Visitor<R> visitor) {
             return visitor.modifyLoadBalancer(this);
         }
@@ -149,38 +147,18 @@ public sealed interface PlanStep {
     /** Delete {@code oldId} then create; {@code unowned} when the old object was not winproxy's (a collision). */
     record ReplaceLoadBalancer(String oldId, DesiredLoadBalancer loadBalancer, boolean unowned)
             implements LoadBalancerStep {
-        public String op() {
-            return "replace-load-balancer";
-        }
-
         public <R> R accept(Visitor<R> visitor) {
             return visitor.replaceLoadBalancer(this);
         }
     }
 
-    record DeleteLoadBalancer(String id, String reason) implements PlanStep {
-        public String op() {
-            return "delete-load-balancer";
-        }
-
-        public String object() {
-            return id;
-        }
-
+    record DeleteLoadBalancer(String id, String reason) implements DeleteStep {
         public <R> R accept(Visitor<R> visitor) {
             return visitor.deleteLoadBalancer(this);
         }
     }
 
-    record DeleteRemoteEndpoint(String id, String ip) implements PlanStep {
-        public String op() {
-            return "delete-remote-endpoint";
-        }
-
-        public String object() {
-            return id;
-        }
-
+    record DeleteRemoteEndpoint(String id, String ip) implements DeleteStep {
         public <R> R accept(Visitor<R> visitor) {
             return visitor.deleteRemoteEndpoint(this);
         }

@@ -116,12 +116,7 @@ public class PolicyBenchmark {
         EndpointSliceInfo after = cluster.slice(service, notReady);
         endpointChanges.update(before, after);
         state.applyChanges(serviceChanges, endpointChanges);
-        DesiredState result = warm.calculate(state, node);
-        if (warm.lastRecomputedCount() != 1) {
-            throw new IllegalStateException("one endpoint change recomputed " + warm.lastRecomputedCount()
-                    + " service ports");
-        }
-        return result;
+        return oneRecomputed(warm.calculate(state, node), "one endpoint change");
     }
 
     /**
@@ -131,12 +126,7 @@ public class PolicyBenchmark {
     @Benchmark
     public DesiredState incrementalAfterOneLocalEndpointChange() {
         NodeNetwork next = flip++ % 2 == 0 ? nodeWithoutOnePod : node;
-        DesiredState result = warm.calculate(state, next);
-        if (warm.lastRecomputedCount() != 1) {
-            throw new IllegalStateException("one local endpoint change recomputed " + warm.lastRecomputedCount()
-                    + " service ports");
-        }
-        return result;
+        return oneRecomputed(warm.calculate(state, next), "one local endpoint change");
     }
 
     /**
@@ -147,6 +137,14 @@ public class PolicyBenchmark {
     public int listsAfterOneEndpointChange() {
         DesiredState result = incrementalAfterOneEndpointChange();
         return result.loadBalancers().size() + result.remoteEndpoints().size();
+    }
+
+    /** {@code result}, after checking that the warm calculator recomputed exactly one service port for it. */
+    private DesiredState oneRecomputed(DesiredState result, String change) {
+        if (warm.lastRecomputedCount() != 1) {
+            throw new IllegalStateException(change + " recomputed " + warm.lastRecomputedCount() + " service ports");
+        }
+        return result;
     }
 
     @Benchmark

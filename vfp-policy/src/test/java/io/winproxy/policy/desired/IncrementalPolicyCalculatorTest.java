@@ -111,12 +111,7 @@ class IncrementalPolicyCalculatorTest {
 
     @Test
     void oneEndpointChangeNamesItsServicePortKeysAndIps() {
-        Cluster cluster = new Cluster(new Random(1), false);
-        cluster.putService(Svc.svc("a", "web").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putService(Svc.svc("a", "api").clusterIp("10.96.0.2").port("http", 80, 8080).build());
-        cluster.putSlice(Slice.slice("a", "web-1", "web").port("http", 8080).ready("10.244.1.5", "node-b").build());
-        cluster.putSlice(Slice.slice("a", "api-1", "api").port("http", 8080).ready("10.244.1.6", "node-b").build());
-        cluster.apply();
+        Cluster cluster = twoServicesBackedOnNodeB(1, "web", "10.96.0.1", "api", "10.96.0.2");
         PolicyCalculator calculator = new PolicyCalculator(PolicyConfig.defaults(), List.of());
         DesiredState first = calculator.calculate(cluster.state, cluster.node());
         assertThat(first.changes().everything()).isTrue();
@@ -151,9 +146,8 @@ class IncrementalPolicyCalculatorTest {
     @Test
     void aNewNodeNetworkSaysEverythingChangedUnlessOnlyItsLocalEndpointsDid() {
         Cluster cluster = new Cluster(new Random(2), false);
-        cluster.putService(Svc.svc("a", "web").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putService(Svc.svc("a", "api").clusterIp("10.96.0.2").port("http", 80, 8080).build());
-        cluster.putSlice(Slice.slice("a", "web-1", "web").port("http", 8080).ready("10.244.0.7", NODE).build());
+        cluster.put(http("web", "10.96.0.1"), backend("web", "10.244.0.7", NODE));
+        cluster.putService(http("api", "10.96.0.2"));
         cluster.apply();
         PolicyCalculator calculator = new PolicyCalculator(PolicyConfig.defaults(), List.of());
         DesiredState first = calculator.calculate(cluster.state, cluster.node());
@@ -278,6 +272,29 @@ class IncrementalPolicyCalculatorTest {
                 new ArrayList<>(warnings));
     }
 
+    /**
+     * An overlay (not l2bridge) cluster, random seed {@code seed}, of two {@link #http} Services: {@code one}
+     * backed by 10.244.1.5 and {@code two} by 10.244.1.6, both on node-b; the changes applied.
+     */
+    private static Cluster twoServicesBackedOnNodeB(int seed, String one, String oneVip, String two,
+                                                    String twoVip) {
+        Cluster cluster = new Cluster(new Random(seed), false);
+        cluster.put(http(one, oneVip), backend(one, "10.244.1.5", "node-b"));
+        cluster.put(http(two, twoVip), backend(two, "10.244.1.6", "node-b"));
+        cluster.apply();
+        return cluster;
+    }
+
+    /** ClusterIP Service a/{@code name} at {@code vip}, port "http" 80 to 8080. */
+    private static ServiceInfo http(String name, String vip) {
+        return Svc.svc("a", name).clusterIp(vip).port("http", 80, 8080).build();
+    }
+
+    /** The slice a/{@code service}-1 of {@link #http} Service {@code service}: one ready backend {@code ip}. */
+    private static EndpointSliceInfo backend(String service, String ip, String node) {
+        return Slice.slice("a", service + "-1", service).port("http", 8080).ready(ip, node).build();
+    }
+
     /** A small random cluster fed through the real trackers. */
     private static final class Cluster {
         final Random random;
@@ -369,6 +386,11 @@ class IncrementalPolicyCalculatorTest {
             }
         }
 
+        void put(ServiceInfo svc, EndpointSliceInfo slice) {
+            putService(svc);
+            putSlice(slice);
+        }
+
         void putSlice(EndpointSliceInfo slice) {
             endpoints.update(currentSlices.put(slice.namespace() + "/" + slice.name(), slice), slice);
         }
@@ -444,12 +466,7 @@ class IncrementalPolicyCalculatorTest {
 
     @Test
     void theReferenceAssemblyAgreesWithAHandWrittenCase() {
-        Cluster cluster = new Cluster(new Random(3), false);
-        cluster.putService(Svc.svc("a", "one").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putService(Svc.svc("a", "two").clusterIp("10.96.0.1").port("http", 80, 8080).build());
-        cluster.putSlice(Slice.slice("a", "one-1", "one").port("http", 8080).ready("10.244.1.5", "node-b").build());
-        cluster.putSlice(Slice.slice("a", "two-1", "two").port("http", 8080).ready("10.244.1.6", "node-b").build());
-        cluster.apply();
+        Cluster cluster = twoServicesBackedOnNodeB(3, "one", "10.96.0.1", "two", "10.96.0.1");
         DesiredState state = new PolicyCalculator(PolicyConfig.defaults(), List.of()).calculate(cluster.state,
                 cluster.node());
         assertThat(state).isEqualTo(reference(cluster.state, cluster.node(), PolicyConfig.defaults(), List.of()));

@@ -102,10 +102,8 @@ class IncrementalPlannerTest {
         assertThat(incremental).as("most plans were incremental").isGreaterThan(100);
     }
 
-    @org.junit.jupiter.api.Test
-    void periodicPlansRepairWhatNoChangeReportedWithinOneRotationWhileOtherPlansStayIncremental() {
-        PolicyHarness h = PolicyHarness.overlay();
-        IncrementalPlanner planner = new IncrementalPlanner();
+    /** Services 1 to 40, one backend each, programmed on {@code h}'s host by a first full plan; the desired state. */
+    private static DesiredState fortyServicesProgrammed(PolicyHarness h, IncrementalPlanner planner) {
         for (int n = 1; n <= 40; n++) {
             h.update(null, service(n, false));
             h.update(null, sliceOf(n, List.of(10 + n)));
@@ -115,6 +113,14 @@ class IncrementalPlannerTest {
         h.host.apply(planner.plan(desired, h.host.observe(), h.host.ownership(), true,
                 IncrementalPlanner.HostChanges.NONE, false));
         planner.completed(true);
+        return desired;
+    }
+
+    @org.junit.jupiter.api.Test
+    void periodicPlansRepairWhatNoChangeReportedWithinOneRotationWhileOtherPlansStayIncremental() {
+        PolicyHarness h = PolicyHarness.overlay();
+        IncrementalPlanner planner = new IncrementalPlanner();
+        DesiredState desired = fortyServicesProgrammed(h, planner);
         // A load balancer vanishes and nobody says so (the host changes the observer reports are empty).
         ObservedLoadBalancer victim = h.host.lb("10.96.0.7:80/TCP").orElseThrow();
         h.host.deleteBehindTheBack(victim.id());
@@ -148,15 +154,7 @@ class IncrementalPlannerTest {
     void aPeriodicSliceOfAHealthyHostPlansOnlyItsOwnLoadBalancersAndAStaleEndpointBringsInItsOwn() {
         PolicyHarness h = PolicyHarness.overlay();
         IncrementalPlanner planner = new IncrementalPlanner();
-        for (int n = 1; n <= 40; n++) {
-            h.update(null, service(n, false));
-            h.update(null, sliceOf(n, List.of(10 + n)));
-        }
-        h.state.applyChanges(h.services, h.endpoints);
-        DesiredState desired = h.calculator().calculate(h.state, h.node());
-        h.host.apply(planner.plan(desired, h.host.observe(), h.host.ownership(), true,
-                IncrementalPlanner.HostChanges.NONE, false));
-        planner.completed(true);
+        DesiredState desired = fortyServicesProgrammed(h, planner);
 
         // 40 load balancers and 40 remote endpoint IPs: a slice holds 2 of each. The load balancers with a backend at
         // the slice's healthy IPs are not brought in (they have slices of their own).

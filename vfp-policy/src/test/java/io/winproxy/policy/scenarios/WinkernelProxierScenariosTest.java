@@ -26,6 +26,11 @@ import org.junit.jupiter.api.Test;
 class WinkernelProxierScenariosTest {
     static final String CLUSTER_IP = "10.20.30.41";
     static final String REMOTE = "192.168.2.3";
+    /** Two NodePort Services whose one backend is the same remote IP. */
+    private static final ServiceInfo SVC1 = nodePortSvc("svc1", "10.20.30.41", 3001);
+    private static final ServiceInfo SVC2 = nodePortSvc("svc2", "10.20.30.42", 3002);
+    private static final EndpointSliceInfo SVC1_SLICE = oneEndpoint("svc1", REMOTE, "testhost2");
+    private static final EndpointSliceInfo SVC2_SLICE = oneEndpoint("svc2", REMOTE, "testhost2");
 
     static PolicyHarness overlay(boolean dsr) {
         return new PolicyHarness(NetworkType.OVERLAY, PolicyConfig.defaults().withForwardHealthCheckVip(true),
@@ -35,6 +40,13 @@ class WinkernelProxierScenariosTest {
     static PolicyHarness l2bridge(boolean dsr) {
         return new PolicyHarness(NetworkType.L2BRIDGE, PolicyConfig.defaults().withForwardHealthCheckVip(true),
                 List.of(new TestDsrFeature(dsr)));
+    }
+
+    /** On l2bridge with DSR: {@link #SVC1} and {@link #SVC2}, both with the one remote backend on testhost2, synced. */
+    private static PolicyHarness twoNodePortServicesOnOneRemoteBackend() {
+        PolicyHarness h = l2bridge(true);
+        h.add(SVC1).add(SVC2).add(SVC1_SLICE).add(SVC2_SLICE).sync();
+        return h;
     }
 
     static ServiceInfo nodePortSvc(String name, String clusterIp, int nodePort) {
@@ -154,36 +166,27 @@ class WinkernelProxierScenariosTest {
 
     @Test
     void aRemoteEndpointSharedByTwoServicesSurvivesUntilTheLastUserGoes() {
-        PolicyHarness h = l2bridge(true);
-        ServiceInfo s1 = nodePortSvc("svc1", "10.20.30.41", 3001);
-        ServiceInfo s2 = nodePortSvc("svc2", "10.20.30.42", 3002);
-        EndpointSliceInfo e1 = oneEndpoint("svc1", REMOTE, "testhost2");
-        EndpointSliceInfo e2 = oneEndpoint("svc2", REMOTE, "testhost2");
-        h.add(s1).add(s2).add(e1).add(e2).sync();
+        PolicyHarness h = twoNodePortServicesOnOneRemoteBackend();
         assertThat(h.host.endpoints()).containsOnlyKeys("EPID-1");
 
-        h.delete(s2).delete(e2).sync();
+        h.delete(SVC2).delete(SVC2_SLICE).sync();
         assertThat(h.host.endpoints()).containsOnlyKeys("EPID-1");
         assertThat(h.host.lb("10.20.30.42:80/TCP")).isEmpty();
 
-        h.delete(s1).delete(e1).sync();
+        h.delete(SVC1).delete(SVC1_SLICE).sync();
         assertThat(h.host.endpoints()).isEmpty();
         assertThat(h.host.loadBalancers()).isEmpty();
     }
 
     @Test
     void changingANodePortAndAddingASlicePortKeepsTheSharedRemoteEndpoint() {
-        PolicyHarness h = l2bridge(true);
-        ServiceInfo s1 = nodePortSvc("svc1", "10.20.30.41", 3001);
-        ServiceInfo s2 = nodePortSvc("svc2", "10.20.30.42", 3002);
-        EndpointSliceInfo e1 = oneEndpoint("svc1", REMOTE, "testhost2");
-        h.add(s1).add(s2).add(e1).add(oneEndpoint("svc2", REMOTE, "testhost2")).sync();
+        PolicyHarness h = twoNodePortServicesOnOneRemoteBackend();
 
         ServiceInfo s1b = svc("ns1", "svc1").type("NodePort").clusterIp("10.20.30.41")
                 .port("p80", "TCP", 80, "80", 3003).port("p443", "TCP", 443, "443", 0).build();
         EndpointSliceInfo e1b = slice("ns1", "svc1-abc", "svc1").port("p80", 80).port("p443", 443)
                 .ready(REMOTE, "testhost2").build();
-        h.update(s1, s1b).update(e1, e1b).sync();
+        h.update(SVC1, s1b).update(SVC1_SLICE, e1b).sync();
 
         assertThat(h.host.endpoints()).containsOnlyKeys("EPID-1");
         assertThat(h.host.lb("*:3003/TCP")).isPresent();

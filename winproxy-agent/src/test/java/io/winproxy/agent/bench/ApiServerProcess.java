@@ -20,17 +20,12 @@ import java.util.concurrent.TimeUnit;
  * serializes) is not counted as the agent's, as on a node. {@code main(services, endpointsPerService)} loads the scale
  * cluster ({@link ScaleObjects}) into fabric8's CRUD mock server, prints {@code READY <url> <millis>} and serves until
  * its standard input closes. {@link #start} runs it from the benchmark with the benchmark's class path.
+ *
+ * @param process    the server JVM
+ * @param url        the API server's URL
+ * @param loadMillis how long loading the cluster took
  */
-final class ApiServerProcess implements AutoCloseable {
-    private final Process process;
-    private final String url;
-    private final long loadMillis;
-
-    private ApiServerProcess(Process process, String url, long loadMillis) {
-        this.process = process;
-        this.url = url;
-        this.loadMillis = loadMillis;
-    }
+record ApiServerProcess(Process process, String url, long loadMillis) implements AutoCloseable {
 
     /** Starts the server JVM (-Xmx1g) and waits until the cluster is loaded. */
     static ApiServerProcess start(ScaleCluster cluster) throws IOException {
@@ -48,14 +43,6 @@ final class ApiServerProcess implements AutoCloseable {
         }
         p.destroyForcibly();
         throw new IOException("the API server process ended before it was ready (exit " + p.exitValue() + ")");
-    }
-
-    String url() {
-        return url;
-    }
-
-    long loadMillis() {
-        return loadMillis;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.agent.pipeline.HostMacLookup;
+import io.winproxy.agent.sync.ManualScheduler;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
@@ -29,14 +30,14 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The agent's sync path, without an API server: the real {@link VfpPolicyEngine} (change trackers, policy,
  * plan), {@link HnsDataplane} with its ownership journal in {@code stateDir}, and {@link ProxySyncLoop} on a
- * {@link SteppedScheduler} of its own (a restarted agent starts a new clock), fed the way the informers feed it.
+ * {@link ManualScheduler} of its own (a restarted agent starts a new clock), fed the way the informers feed it.
  * Built as {@code ProxyAgent} builds it, minus the servers and the metrics; this class is the only place the
  * benchmark constructs them.
  */
 final class BenchAgent {
     private static final EventRecorder NO_EVENTS = (kind, namespace, name, type, reason, message) -> { };
 
-    private final SteppedScheduler scheduler;
+    private final ManualScheduler scheduler;
     private final Duration syncPeriod;
     private final ProxySyncLoop loop;
     private SyncReport last;
@@ -47,7 +48,7 @@ final class BenchAgent {
      *                   the period is the default 10 minutes)
      */
     BenchAgent(HnsClient hns, Path stateDir, Duration minSyncPeriod, Duration syncPeriod, int driftReads) {
-        this.scheduler = new SteppedScheduler();
+        this.scheduler = new ManualScheduler();
         this.syncPeriod = syncPeriod;
         String node = ScaleCluster.THIS_NODE;
         HnsDataplane dataplane = new HnsDataplane(hns, ScaleCluster.NETWORK, OwnershipJournal.open(stateDir), syncPeriod,

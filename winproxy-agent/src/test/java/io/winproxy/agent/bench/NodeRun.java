@@ -11,7 +11,6 @@ import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.CallJournal;
-import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.EndpointSliceInfo;
@@ -156,11 +155,7 @@ final class NodeRun {
 
     private void setUpHost() {
         hns = profile.emulator();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, ScaleCluster.NETWORK,
-                ScaleCluster.THIS_NODE);
-        host.syncNetwork(cluster.nodes());
-        host.ensureHostEndpoint(ScaleCluster.SOURCE_VIP);
-        host.syncLocalEndpoints(cluster.localPodIps());
+        cluster.setUpHost(hns);
         tap = new HnsClientTap(hns);
     }
 

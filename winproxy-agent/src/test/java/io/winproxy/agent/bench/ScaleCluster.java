@@ -1,6 +1,7 @@
 package io.winproxy.agent.bench;
 
 import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
@@ -93,6 +94,14 @@ final class ScaleCluster {
     }
 
     /** This node as its informer reports it. */
+    /** Programs {@code hns} as this node's CNI would: the overlay network, the source-VIP host endpoint, local pods. */
+    void setUpHost(HnsEmulator hns) {
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, NETWORK, THIS_NODE);
+        host.syncNetwork(nodes());
+        host.ensureHostEndpoint(SOURCE_VIP);
+        host.syncLocalEndpoints(localPodIps());
+    }
+
     NodeInfo thisNode() {
         return new NodeInfo(THIS_NODE, Map.of(), List.of(podCidr(0)), List.of(nodeIp(0)), null, false, List.of());
     }

@@ -3,7 +3,6 @@ package io.winproxy.agent.bench;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.emulator.CallJournal;
-import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeEndpoint;
@@ -107,11 +106,7 @@ final class ScaleRun {
         hns = profile.emulator();
         listener = new NativeCallCounter();
         hns.setNativeCallListener(listener);
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, ScaleCluster.NETWORK,
-                ScaleCluster.THIS_NODE);
-        host.syncNetwork(cluster.nodes());
-        host.ensureHostEndpoint(ScaleCluster.SOURCE_VIP);
-        host.syncLocalEndpoints(cluster.localPodIps());
+        cluster.setUpHost(hns);
         tap = new HnsClientTap(hns);
         client = tap.client();
     }

@@ -31,7 +31,6 @@ class AgentEndpointsIT {
     Path stateDir;
 
     private AgentHarness harness;
-    private ProxyAgent agent;
     private int healthPort;
     private int metricsPort;
     private int serviceHealthPort;
@@ -56,7 +55,8 @@ class AgentEndpointsIT {
                 "--master=" + harness.server.url(), "--healthz-bind-address=127.0.0.1:" + healthPort,
                 "--metrics-bind-address=127.0.0.1:" + metricsPort, "--iptables-min-sync-period=100ms",
                 "--iptables-sync-period=2s"), Map.of());
-        agent = ProxyAgent.start(new ProxyAgent.Setup(config,
+        // harness.close() stops it.
+        harness.agent = ProxyAgent.start(new ProxyAgent.Setup(config,
                 NodeFacts.of(config, AgentHarness.NETWORK), harness.hns, HostMacLookup.emulated(), stateDir, null,
                 List.of("127.0.0.1"), harness.reports::add,
                 handler -> new DemoCni(harness.host, handler)));
@@ -65,9 +65,6 @@ class AgentEndpointsIT {
 
     @AfterEach
     void stop() {
-        if (agent != null) {
-            agent.close();
-        }
         harness.close();
     }
 

@@ -1,6 +1,5 @@
 package io.winproxy.agent.cli;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -60,9 +59,7 @@ final class AgentHarness implements AutoCloseable {
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
                 new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
         host.ensureHostEndpoint(SOURCE_VIP);
-        api().nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata()
-                .withNewSpec().withPodCIDR("10.244.1.0/24").endSpec().withNewStatus().addNewAddress()
-                .withType("InternalIP").withAddress("192.168.1.11").endAddress().endStatus().build()).create();
+        api().nodes().resource(AgentProcess.node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
     }
 
     KubernetesClient api() {

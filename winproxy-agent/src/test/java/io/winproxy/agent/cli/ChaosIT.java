@@ -3,10 +3,7 @@ package io.winproxy.agent.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.winproxy.agent.Main;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
@@ -28,7 +25,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +51,6 @@ import org.junit.jupiter.api.io.TempDir;
  * winproxy never owned (left in place), every local endpoint is still there, and the process is up.
  */
 class ChaosIT {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final long SEED = 20261123L;
     private static final String NETWORK = "vxlan0";
     private static final String SOURCE_VIP = "10.244.1.2";
@@ -86,25 +81,21 @@ class ChaosIT {
     void setUp() throws IOException {
         server = EmbeddedApiServer.start(0, dispatcher);
         apiProxy = new LoopbackTcpProxy(server.port()).start();
-        kubeconfig = dir.resolve("kubeconfig");
-        DemoKubeconfig.write(kubeconfig, apiProxy.url());
-        directKubeconfig = dir.resolve("direct-kubeconfig");
-        DemoKubeconfig.write(directKubeconfig, server.url());
+        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), apiProxy.url());
+        directKubeconfig = DemoKubeconfig.write(dir.resolve("direct-kubeconfig"), server.url());
         hnsState = dir.resolve("hns.json");
 
         HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).seed(SEED).build();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, NETWORK, "win-a");
-        String networkId = host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12"))).id();
-        host.ensureHostEndpoint(SOURCE_VIP);
+        EmulatedHost host = AgentProcess.overlayHost(hns, NETWORK, SOURCE_VIP, "10.244.2.0/24");
+        String networkId = hns.getNetworkByName(NETWORK).orElseThrow().id();
         // The CNI's pods on this node: a pool the churn draws from.
         localEndpoints = host.syncLocalEndpoints(IntStream.rangeClosed(10, 60).mapToObj(i -> "10.244.1." + i)
                 .collect(Collectors.toSet())).stream().map(HostComputeEndpoint::id).collect(Collectors.toSet());
         seedUnownedObjects(hns, networkId);
 
         KubernetesClient api = server.client();
-        api.nodes().resource(node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
-        api.nodes().resource(node("win-b", "10.244.2.0/24", "192.168.1.12")).create();
+        api.nodes().resource(AgentProcess.node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
+        api.nodes().resource(AgentProcess.node("win-b", "10.244.2.0/24", "192.168.1.12")).create();
         for (int i = 0; i < BASE_SERVICES; i++) {
             createService(i);
         }
@@ -131,19 +122,7 @@ class ChaosIT {
         }
         apiProxy.close();
         server.close();
-        Path keep = Path.of("target", "chaos-logs");
-        Files.createDirectories(keep);
-        try (var logs = Files.newDirectoryStream(dir, "agent-*.log")) {
-            for (Path log : logs) {
-                Files.copy(log, keep.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
-    }
-
-    private static io.fabric8.kubernetes.api.model.Node node(String name, String podCidr, String ip) {
-        return new NodeBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec().withPodCIDR(podCidr)
-                .endSpec().withNewStatus().addNewAddress().withType("InternalIP").withAddress(ip).endAddress()
-                .endStatus().build();
+        AgentProcess.keepLogs(dir, Path.of("target", "chaos-logs"));
     }
 
     /** Service i: ClusterIP 10.96.(i/200).(i%200+10), one local backend and one on win-b. */
@@ -177,20 +156,10 @@ class ChaosIT {
         }
     }
 
-    private List<String> agentArgs() {
-        return List.of("--kubeconfig=" + kubeconfig, "--hostname-override=win-a", "--network-name=" + NETWORK,
-                "--source-vip=" + SOURCE_VIP, "--feature-gates=WinOverlay=true", "--hns-state=" + hnsState,
-                "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=127.0.0.1:" + metricsPort,
-                "--iptables-sync-period=" + SYNC_PERIOD.toSeconds() + "s", "--iptables-min-sync-period=200ms",
-                "--v=2");
-    }
-
     private void startAgent(String log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(agentArgs());
-        agent = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile())
-                .start();
+        agent = AgentProcess.start(dir.resolve(log), "256m",
+                AgentProcess.overlayFlags(kubeconfig, NETWORK, SOURCE_VIP, hnsState),
+                AgentProcess.serverFlags(healthPort, metricsPort, SYNC_PERIOD), List.of("--v=2"));
     }
 
     private void killAgent() throws InterruptedException {
@@ -205,13 +174,7 @@ class ChaosIT {
     }
 
     private JsonNode plan() throws IOException {
-        CliRunner.Result r = CliRunner.run("plan", "--kubeconfig=" + directKubeconfig, "--hostname-override=win-a",
-                "--network-name=" + NETWORK, "--source-vip=" + SOURCE_VIP, "--feature-gates=WinOverlay=true",
-                "--hns-state=" + hnsState, "-o", "json");
-        if (r.exitCode() != 0) {
-            return null;
-        }
-        return MAPPER.readTree(r.out());
+        return AgentProcess.plan(AgentProcess.overlayFlags(directKubeconfig, NETWORK, SOURCE_VIP, hnsState));
     }
 
     private boolean converged() {

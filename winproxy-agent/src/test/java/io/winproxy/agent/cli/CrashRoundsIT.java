@@ -3,10 +3,7 @@ package io.winproxy.agent.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.winproxy.agent.Main;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
@@ -45,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
         disabledReason = "a soak test (2,000 Services, 3 to 6 minutes, sensitive to a busy 2-core machine): run it with "
                 + "-Dwinproxy.soak=true, see docs/development.md")
 class CrashRoundsIT {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String NETWORK = "vxlan0";
     private static final String SOURCE_VIP = "10.244.1.2";
     private static final Duration SYNC_PERIOD = Duration.ofSeconds(3);
@@ -68,21 +64,17 @@ class CrashRoundsIT {
     @BeforeEach
     void setUp() throws IOException {
         server = EmbeddedApiServer.start(0);
-        kubeconfig = dir.resolve("kubeconfig");
-        DemoKubeconfig.write(kubeconfig, server.url());
+        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), server.url());
         hnsState = dir.resolve("hns.json");
 
-        HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).seed(17).build();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, NETWORK, "win-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.245.0.0/16", "192.168.1.12")));
-        host.ensureHostEndpoint(SOURCE_VIP);
+        EmulatedHost host = AgentProcess.overlayHost(HnsEmulator.builder().stateFile(hnsState).seed(17).build(),
+                NETWORK, SOURCE_VIP, "10.245.0.0/16");
         host.syncLocalEndpoints(IntStream.rangeClosed(10, 19).mapToObj(i -> "10.244.1." + i)
                 .collect(Collectors.toSet()));
 
         KubernetesClient api = server.client();
-        api.nodes().resource(node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
-        api.nodes().resource(node("win-b", "10.245.0.0/16", "192.168.1.12")).create();
+        api.nodes().resource(AgentProcess.node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
+        api.nodes().resource(AgentProcess.node("win-b", "10.245.0.0/16", "192.168.1.12")).create();
         for (int i = 0; i < SERVICES; i++) {
             api.resource(AgentHarness.service("default", "svc-" + i, vip(i), 80, 8080)).create();
             api.resource(AgentHarness.slice("default", "svc-" + i + "-1", "svc-" + i, 8080,
@@ -99,13 +91,7 @@ class CrashRoundsIT {
         }
         server.close();
         // The agents' logs outlive the temporary directory, for a failure's diagnosis.
-        Path keep = Path.of("target", "crash-rounds");
-        Files.createDirectories(keep);
-        try (var logs = Files.newDirectoryStream(dir, "agent-*.log")) {
-            for (Path log : logs) {
-                Files.copy(log, keep.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
+        AgentProcess.keepLogs(dir, Path.of("target", "crash-rounds"));
     }
 
     private static String vip(int i) {
@@ -123,12 +109,6 @@ class CrashRoundsIT {
         return "10.245." + (i / 200) + "." + (10 + i % 200);
     }
 
-    private static io.fabric8.kubernetes.api.model.Node node(String name, String podCidr, String ip) {
-        return new NodeBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec().withPodCIDR(podCidr)
-                .endSpec().withNewStatus().addNewAddress().withType("InternalIP").withAddress(ip).endAddress()
-                .endStatus().build();
-    }
-
     private void deleteService(int i) {
         server.client().services().inNamespace("default").withName("svc-" + i).delete();
         server.client().discovery().v1().endpointSlices().inNamespace("default").withName("svc-" + i + "-1")
@@ -136,16 +116,13 @@ class CrashRoundsIT {
         deleted.add(i);
     }
 
+    private List<String> overlayFlags() {
+        return AgentProcess.overlayFlags(kubeconfig, NETWORK, SOURCE_VIP, hnsState);
+    }
+
     private void startAgent(String log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx384m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "--kubeconfig=" + kubeconfig, "--hostname-override=win-a", "--network-name=" + NETWORK,
-                "--source-vip=" + SOURCE_VIP, "--feature-gates=WinOverlay=true", "--hns-state=" + hnsState,
-                "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=127.0.0.1:" + metricsPort,
-                "--iptables-sync-period=" + SYNC_PERIOD.toSeconds() + "s", "--iptables-min-sync-period=200ms",
-                "--v=2"));
-        agent = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile())
-                .start();
+        agent = AgentProcess.start(dir.resolve(log), "384m", overlayFlags(),
+                AgentProcess.serverFlags(healthPort, metricsPort, SYNC_PERIOD), List.of("--v=2"));
     }
 
     /** SIGKILL, or SIGTERM (the JVM's shutdown hook stops the agent between steps). */
@@ -158,17 +135,8 @@ class CrashRoundsIT {
         assertThat(agent.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
 
-    private CliRunner.Result cli(String... args) {
-        CliRunner.Result r = CliRunner.run(args);
-        assertThat(r.exitCode()).as("%s: %s", String.join(" ", args), r.err()).isZero();
-        return r;
-    }
-
     private JsonNode plan() throws IOException {
-        CliRunner.Result r = CliRunner.run("plan", "--kubeconfig=" + kubeconfig, "--hostname-override=win-a",
-                "--network-name=" + NETWORK, "--source-vip=" + SOURCE_VIP, "--feature-gates=WinOverlay=true",
-                "--hns-state=" + hnsState, "-o", "json");
-        return r.exitCode() != 0 ? null : MAPPER.readTree(r.out());
+        return AgentProcess.plan(overlayFlags());
     }
 
     /** The VIPs that have a remote endpoint in HNS. */

@@ -38,7 +38,6 @@ class DualStackAgentIT {
     private final HnsEmulator hns = HnsEmulator.inMemory();
     private final List<SyncReport> reports = new CopyOnWriteArrayList<>();
     private AgentHarness harness;
-    private ProxyAgent agent;
     private int healthPort;
     private int metricsPort;
 
@@ -53,7 +52,8 @@ class DualStackAgentIT {
                 "--network-name=" + NETWORK, "--master=" + harness.server.url(),
                 "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=127.0.0.1:" + metricsPort,
                 "--iptables-min-sync-period=100ms", "--iptables-sync-period=2s"), Map.of());
-        agent = ProxyAgent.start(new ProxyAgent.Setup(config, NodeFacts.of(config, NETWORK), hns,
+        // harness.close() stops it.
+        harness.agent = ProxyAgent.start(new ProxyAgent.Setup(config, NodeFacts.of(config, NETWORK), hns,
                 HostMacLookup.emulated(), stateDir.resolve("agent"), null, List.of("127.0.0.1"), reports::add,
                 null));
         Eventually.await(AgentHarness.TIMEOUT, "first sync",
@@ -62,9 +62,6 @@ class DualStackAgentIT {
 
     @AfterEach
     void stop() {
-        if (agent != null) {
-            agent.close();
-        }
         harness.close();
     }
 

@@ -10,27 +10,14 @@ import io.winproxy.hns.HnsException;
 import io.winproxy.hns.emulator.FaultSettings;
 import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code hns fault|restart|rehydrate} on an emulated host, as an operator runs them beside a process (here: an
  * emulator instance) that uses the same state file.
  */
-class HnsFaultCommandTest {
-    @TempDir
-    Path dir;
-
-    private SharedEmulatedHost host;
-
-    @BeforeEach
-    void anEmulatedHostUsedByAnotherProcess() {
-        host = SharedEmulatedHost.in(dir);
-    }
-
+class HnsFaultCommandTest extends SharedHostCommandTest {
     @Test
     void faultsSetFromTheCommandLineApplyToTheProcessUsingTheHostAndShowAsJson() throws Exception {
         CliRunner.Result set = CliRunner.run("hns", "fault", "set", "--hns-state", host.stateFile(),

@@ -9,26 +9,13 @@ import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.emulator.HnsVariant;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
-import java.nio.file.Path;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code hns variant set|show|clear} on an emulated host, as an operator runs them beside a process (here: an
  * emulator instance) that uses the same state file, and {@code demo --hns-variant}'s validation.
  */
-class HnsVariantCommandTest {
-    @TempDir
-    Path dir;
-
-    private SharedEmulatedHost host;
-
-    @BeforeEach
-    void anEmulatedHostUsedByAnotherProcess() {
-        host = SharedEmulatedHost.in(dir);
-    }
-
+class HnsVariantCommandTest extends SharedHostCommandTest {
     @Test
     void setSwitchesExactlyTheNamedVariantsOnForTheProcessUsingTheHost() throws Exception {
         CliRunner.Result set = CliRunner.run("hns", "variant", "set", "--hns-state", host.stateFile(),

@@ -2,19 +2,16 @@ package io.winproxy.agent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.winproxy.agent.Main;
 import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
+import io.winproxy.agent.health.HeldConnections;
 import io.winproxy.agent.health.HttpProbe;
 import io.winproxy.agent.kube.Eventually;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,33 +42,24 @@ class HostileConditionsIT {
     private int healthPort;
     private int metricsPort;
     private final List<Process> agents = new ArrayList<>();
-    private final List<Socket> clients = new ArrayList<>();
+    private final HeldConnections clients = new HeldConnections();
 
     @BeforeEach
     void setUp() throws IOException {
         server = EmbeddedApiServer.start(0, new KubernetesCrudDispatcher());
-        kubeconfig = dir.resolve("kubeconfig");
-        DemoKubeconfig.write(kubeconfig, server.url());
+        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), server.url());
         hnsState = dir.resolve("hns.json");
-        HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).build();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, NETWORK, "win-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
-                new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
-        host.ensureHostEndpoint(SOURCE_VIP);
+        EmulatedHost host = AgentProcess.overlayHost(HnsEmulator.builder().stateFile(hnsState).build(), NETWORK,
+                SOURCE_VIP, "10.244.2.0/24");
         host.syncLocalEndpoints(java.util.Set.of("10.244.1.10"));
-        KubernetesClient api = server.client();
-        api.nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata().withNewSpec()
-                .withPodCIDR("10.244.1.0/24").endSpec().withNewStatus().addNewAddress().withType("InternalIP")
-                .withAddress("192.168.1.11").endAddress().endStatus().build()).create();
+        server.client().nodes().resource(AgentProcess.node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
         healthPort = HttpProbe.freePort();
         metricsPort = HttpProbe.freePort();
     }
 
     @AfterEach
     void tearDown() throws IOException {
-        for (Socket client : clients) {
-            client.close();
-        }
+        clients.close();
         for (Process agent : agents) {
             agent.destroyForcibly();
         }
@@ -85,13 +73,7 @@ class HostileConditionsIT {
         Eventually.await(Duration.ofSeconds(60), "the agent is healthy", () -> status("/healthz") == 200);
 
         for (int port : new int[] {healthPort, metricsPort}) {
-            for (int i = 0; i < 50; i++) {
-                clients.add(new Socket("127.0.0.1", port));
-                Socket half = new Socket("127.0.0.1", port);
-                half.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: node\r\n".getBytes(
-                        StandardCharsets.US_ASCII));
-                clients.add(half);
-            }
+            clients.hold(port, 50, 50);
         }
         long worst = 0;
         for (int i = 0; i < 10; i++) {
@@ -145,14 +127,9 @@ class HostileConditionsIT {
     }
 
     private Process startAgent(String log, String heap) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "--kubeconfig=" + kubeconfig, "--hostname-override=win-a", "--network-name=" + NETWORK,
-                "--source-vip=" + SOURCE_VIP, "--feature-gates=WinOverlay=true", "--hns-state=" + hnsState,
-                "--healthz-bind-address=127.0.0.1:" + healthPort, "--metrics-bind-address=127.0.0.1:" + metricsPort,
-                "--iptables-sync-period=5s", "--iptables-min-sync-period=200ms"));
-        Process agent = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(log)
-                .toFile()).start();
+        Process agent = AgentProcess.start(dir.resolve(log), heap,
+                AgentProcess.overlayFlags(kubeconfig, NETWORK, SOURCE_VIP, hnsState),
+                AgentProcess.serverFlags(healthPort, metricsPort, Duration.ofSeconds(5)));
         agents.add(agent);
         return agent;
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.util.ContextInitializer;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
@@ -74,9 +73,7 @@ class JournalFaultsIT {
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
                 new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
         host.ensureHostEndpoint("10.244.1.2");
-        api().nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata().withNewSpec()
-                .withPodCIDR("10.244.1.0/24").endSpec().withNewStatus().addNewAddress().withType("InternalIP")
-                .withAddress("192.168.1.11").endAddress().endStatus().build()).create();
+        api().nodes().resource(AgentProcess.node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
         metricsPort = HttpProbe.freePort();
     }
 

@@ -52,8 +52,7 @@ class LivePlanAndTraceIT {
     @BeforeEach
     void setUp() throws Exception {
         server = EmbeddedApiServer.start(0);
-        kubeconfig = dir.resolve("kubeconfig");
-        DemoKubeconfig.write(kubeconfig, server.url());
+        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), server.url());
         hnsState = dir.resolve("hns.json");
         HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).build();
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");

@@ -2,7 +2,6 @@ package io.winproxy.agent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
@@ -43,9 +42,7 @@ class OverlaySourceVipIT {
         server = EmbeddedApiServer.start(0);
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
         host.syncLocalEndpoints(Set.of("10.244.1.5"));
-        server.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata()
-                .withNewSpec().withPodCIDR("10.244.1.0/24").endSpec().withNewStatus().addNewAddress()
-                .withType("InternalIP").withAddress("192.168.1.11").endAddress().endStatus().build()).create();
+        server.client().nodes().resource(AgentProcess.node("win-a", "10.244.1.0/24", "192.168.1.11")).create();
         server.client().resource(AgentHarness.service("default", "web", "10.96.0.80", 80, 8080)).create();
         server.client().resource(AgentHarness.slice("default", "web-1", "web", 8080, "10.244.1.5@win-a")).create();
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--hostname-override=win-a",

@@ -18,8 +18,7 @@ class ConfigFileWatcherTest {
 
     @Test
     void aChangedFileIsReportedOnceWithKubeProxysMessage() throws Exception {
-        Path f = dir.resolve("config.yaml");
-        Files.writeString(f, "mode: kernelspace\n");
+        Path f = Files.writeString(dir.resolve("config.yaml"), "mode: kernelspace\n");
         CompletableFuture<String> message = new CompletableFuture<>();
         AtomicInteger calls = new AtomicInteger();
         try (ConfigFileWatcher ignored = ConfigFileWatcher.start(f, m -> {
@@ -37,12 +36,10 @@ class ConfigFileWatcherTest {
 
     @Test
     void aFileReplacedByRenameIsReported() throws Exception {
-        Path f = dir.resolve("config.yaml");
-        Files.writeString(f, "a: 1\n");
+        Path f = Files.writeString(dir.resolve("config.yaml"), "a: 1\n");
         CompletableFuture<String> message = new CompletableFuture<>();
         try (ConfigFileWatcher ignored = ConfigFileWatcher.start(f, message::complete)) {
-            Path tmp = dir.resolve("config.yaml.tmp");
-            Files.writeString(tmp, "a: 2\n");
+            Path tmp = Files.writeString(dir.resolve("config.yaml.tmp"), "a: 2\n");
             Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             assertThat(message.get(30, TimeUnit.SECONDS)).isEqualTo(ConfigFileWatcher.MESSAGE);
         }
@@ -50,8 +47,7 @@ class ConfigFileWatcherTest {
 
     @Test
     void otherFilesAndRewritesWithTheSameContentAreIgnored() throws Exception {
-        Path f = dir.resolve("config.yaml");
-        Files.writeString(f, "a: 1\n");
+        Path f = Files.writeString(dir.resolve("config.yaml"), "a: 1\n");
         CompletableFuture<String> message = new CompletableFuture<>();
         try (ConfigFileWatcher ignored = ConfigFileWatcher.start(f, message::complete)) {
             Files.writeString(dir.resolve("other.yaml"), "b: 1\n");

@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,19 +39,20 @@ class DemoClusterIT {
 
         @Override
         public void onService(ServiceInfo previous, ServiceInfo current) {
-            if (current == null) {
-                services.remove(previous.key());
-            } else {
-                services.put(current.key(), current);
-            }
+            keepLatest(services, previous, current, ServiceInfo::key);
         }
 
         @Override
         public void onEndpointSlice(EndpointSliceInfo previous, EndpointSliceInfo current) {
+            keepLatest(slices, previous, current, EndpointSliceInfo::key);
+        }
+
+        /** {@code current} under its key, or {@code previous}'s key removed when {@code current} is a deletion. */
+        private static <T> void keepLatest(Map<String, T> latest, T previous, T current, Function<T, String> key) {
             if (current == null) {
-                slices.remove(previous.key());
+                latest.remove(key.apply(previous));
             } else {
-                slices.put(current.key(), current);
+                latest.put(key.apply(current), current);
             }
         }
 

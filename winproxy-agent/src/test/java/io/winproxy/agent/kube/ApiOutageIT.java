@@ -6,9 +6,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.winproxy.agent.demo.EmbeddedApiServer;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -23,28 +20,21 @@ import org.slf4j.LoggerFactory;
  */
 class ApiOutageIT {
     private static final String AGENT = "winproxy-outage-it";
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration TIMEOUT = WatchedApiServer.TIMEOUT;
 
-    private final FaultInjectingDispatcher dispatcher = new FaultInjectingDispatcher();
-    private final RecordingHandler handler = new RecordingHandler();
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private final Logger winproxyLogger = (Logger) LoggerFactory.getLogger("io.winproxy");
-    private EmbeddedApiServer server;
+    private WatchedApiServer api;
+    private FaultInjectingDispatcher dispatcher;
+    private RecordingHandler handler;
     private LoopbackTcpProxy proxy;
-    private KubernetesClient client;
-    private ClusterWatcher watcher;
 
     @BeforeEach
     void start() throws Exception {
-        server = EmbeddedApiServer.start(0, dispatcher);
-        proxy = new LoopbackTcpProxy(server.port()).start();
-        server.client().resource(service("before", "10.96.0.10")).create();
-        ApiTraffic traffic = new ApiTraffic();
-        client = new KubeClientFactory(AGENT).create(KubeClientSettings.forMaster(proxy.url()), traffic);
-        watcher = new ClusterWatcher(client, WatchOptions.forNode("win-node-1"), handler, traffic);
-        watcher.start();
-        assertThat(watcher.awaitSynced(TIMEOUT)).isTrue();
-        Eventually.await(TIMEOUT, "node synced", () -> handler.has(c -> c.what().equals("nodeSynced")));
+        api = new WatchedApiServer(AGENT, List.of(WatchedApiServer.service("before", "10.96.0.10")));
+        dispatcher = api.dispatcher;
+        handler = api.handler;
+        proxy = api.proxy;
         log.start();
         winproxyLogger.addAppender(log);
     }
@@ -52,31 +42,21 @@ class ApiOutageIT {
     @AfterEach
     void stop() throws Exception {
         winproxyLogger.detachAppender(log);
-        watcher.close();
-        client.close();
-        proxy.close();
-        server.close();
+        api.close();
     }
 
     @Test
     void aFifteenSecondOutageIsTwoLinesAndAChangeMadeDuringItArrivesSecondsAfterRecovery() throws Exception {
         proxy.stop();
         Thread.sleep(2000);
-        server.client().resource(service("during", "10.96.0.11")).create();
+        api.server.client().resource(WatchedApiServer.service("during", "10.96.0.11")).create();
         Thread.sleep(13_000);
         assertThat(handler.has(c -> c.name().equals("default/during"))).isFalse();
 
         proxy.start();
-        long recovered = System.nanoTime();
-        Eventually.await(TIMEOUT, "the Service created during the outage",
-                () -> handler.has(c -> c.name().equals("default/during")));
-        Duration lag = Duration.ofNanos(System.nanoTime() - recovered);
-        // The recovery line follows the monitor's next probe (about 5 s); then nothing more.
-        Eventually.await(TIMEOUT, "the recovery line", () -> lines().size() >= 2);
-        Thread.sleep(2000);
+        Duration lag = lagUntilDelivered("the Service created during the outage");
 
-        List<String> lines = lines();
-        assertThat(lines).as("winproxy's lines: %s", lines).hasSize(2);
+        List<String> lines = twoLinesAfterRecovery();
         assertThat(lines.get(0)).startsWith("WARN Cannot reach the API server; Services and EndpointSlices are"
                 + " served from the last known state server=\"" + proxy.url() + "/\" err=\"connection refused");
         assertThat(lines.get(1)).startsWith("INFO The API server answers again; relisting now server=\""
@@ -92,20 +72,13 @@ class ApiOutageIT {
         dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(AGENT), 503);
         proxy.dropConnections();
         Eventually.await(TIMEOUT, "503 answers", () -> dispatcher.faultsServed() >= 3);
-        server.client().resource(service("during", "10.96.0.11")).create();
+        api.server.client().resource(WatchedApiServer.service("during", "10.96.0.11")).create();
         Thread.sleep(8000);
 
         dispatcher.heal();
-        long healed = System.nanoTime();
-        Eventually.await(TIMEOUT, "the Service created during the 503 window",
-                () -> handler.has(c -> c.name().equals("default/during")));
-        Duration lag = Duration.ofNanos(System.nanoTime() - healed);
-        // The recovery line follows the monitor's next probe (about 5 s); then nothing more.
-        Eventually.await(TIMEOUT, "the recovery line", () -> lines().size() >= 2);
-        Thread.sleep(2000);
+        Duration lag = lagUntilDelivered("the Service created during the 503 window");
 
-        List<String> lines = lines();
-        assertThat(lines).as("winproxy's lines: %s", lines).hasSize(2);
+        List<String> lines = twoLinesAfterRecovery();
         assertThat(lines.get(0)).startsWith("WARN The API server answers with an error;")
                 .contains(" server=\"" + proxy.url() + "/\" answer=\"503");
         assertThat(lines.get(1)).startsWith("INFO The API server answers again; relisting now server=\""
@@ -114,14 +87,27 @@ class ApiOutageIT {
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
     }
 
+    /** How long, from now, until the Service default/during is delivered. */
+    private Duration lagUntilDelivered(String what) {
+        long from = System.nanoTime();
+        Eventually.await(TIMEOUT, what, () -> handler.has(c -> c.name().equals("default/during")));
+        return Duration.ofNanos(System.nanoTime() - from);
+    }
+
+    /**
+     * winproxy's lines, checked to be exactly two: the outage line and the recovery line, which follows the monitor's
+     * next probe (about 5 s); then 2 s more in which no further line may come.
+     */
+    private List<String> twoLinesAfterRecovery() throws InterruptedException {
+        Eventually.await(TIMEOUT, "the recovery line", () -> lines().size() >= 2);
+        Thread.sleep(2000);
+        List<String> lines = lines();
+        assertThat(lines).as("winproxy's lines: %s", lines).hasSize(2);
+        return lines;
+    }
+
     private List<String> lines() {
         return log.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
                 .map(e -> e.getLevel() + " " + e.getFormattedMessage() + KlogValuesForTests.keyValues(e)).toList();
-    }
-
-    private static io.fabric8.kubernetes.api.model.Service service(String name, String clusterIp) {
-        return new ServiceBuilder().withNewMetadata().withNamespace("default").withName(name).endMetadata()
-                .withNewSpec().withClusterIP(clusterIp).addNewPort().withName("http").withPort(80).endPort()
-                .endSpec().build();
     }
 }

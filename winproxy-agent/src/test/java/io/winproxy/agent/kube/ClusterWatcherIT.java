@@ -54,6 +54,30 @@ class ClusterWatcherIT {
         watcher.start();
     }
 
+    /** Stops the API server and, after {@code down}, starts it again on the same port with the same objects. */
+    private void restartServer(Duration down) throws InterruptedException {
+        int port = server.port();
+        server.close();
+        Thread.sleep(down.toMillis());
+        server = EmbeddedApiServer.start(port, dispatcher);
+    }
+
+    /**
+     * Creates Service default/{@code name} and waits up to 60 s for the watcher to deliver it ({@code what}); no
+     * deletion may have been delivered.
+     */
+    private void createAndAwaitWithoutDeletions(String name, String clusterIp, String what) {
+        api().resource(service("default", name, clusterIp, Map.of())).create();
+        Eventually.await(Duration.ofSeconds(60), what, () -> handler.has(c -> c.name().equals("default/" + name)));
+        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+    }
+
+    /** Creates Service default/web (10.96.0.20) and its slice web-1 with one endpoint, 10.244.1.10. */
+    private void createWeb() {
+        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
+        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+    }
+
     private void startWatcherAndAwaitSync() throws InterruptedException {
         startWatcher(WatchOptions.forNode("win-node-1"));
         assertThat(watcher.awaitSynced(TIMEOUT)).isTrue();
@@ -118,8 +142,7 @@ class ClusterWatcherIT {
     void addUpdateAndDeleteOfEachKindReachTheHandlerAsPlainValues() throws InterruptedException {
         startWatcherAndAwaitSync();
 
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         api().resource(node("win-node-1", "zone-a")).create();
         Eventually.await(TIMEOUT, "three adds", () -> handler.calls().stream()
                 .filter(RecordingHandler.Call::isAdd).count() == 3);
@@ -209,33 +232,22 @@ class ClusterWatcherIT {
 
     @Test
     void anApiServerRestartIsSurvivedWithoutSpuriousDeletes() throws InterruptedException {
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         startWatcherAndAwaitSync();
-        int port = server.port();
 
-        server.close();
-        Thread.sleep(3000);
-        server = EmbeddedApiServer.start(port, dispatcher);
-        api().resource(service("default", "after-restart", "10.96.0.21", Map.of())).create();
-
-        Eventually.await(Duration.ofSeconds(60), "the service created after the restart",
-                () -> handler.has(c -> c.name().equals("default/after-restart")));
-        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+        restartServer(Duration.ofSeconds(3));
+        createAndAwaitWithoutDeletions("after-restart", "10.96.0.21", "the service created after the restart");
     }
 
     @Test
     void mixedVersionErrorsDuringAReconnectNeverDeliverDeletions() throws InterruptedException {
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         startWatcherAndAwaitSync();
-        int port = server.port();
 
         // The peer that serves EndpointSlices is gone (404 for an API it cannot route), Services are overloaded.
         dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(WATCHER_AGENT)
                 .and(r -> r.getPath().contains("endpointslices")), 404);
-        server.close();
-        server = EmbeddedApiServer.start(port, dispatcher);
+        restartServer(Duration.ZERO);
         Eventually.await(Duration.ofSeconds(30), "404 answers to the reconnecting watcher",
                 () -> dispatcher.faultsServed() >= 2);
         dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(WATCHER_AGENT), 503);
@@ -243,16 +255,12 @@ class ClusterWatcherIT {
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
 
         dispatcher.heal();
-        api().resource(service("default", "healed", "10.96.0.22", Map.of())).create();
-        Eventually.await(Duration.ofSeconds(60), "the service created after healing",
-                () -> handler.has(c -> c.name().equals("default/healed")));
-        assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
+        createAndAwaitWithoutDeletions("healed", "10.96.0.22", "the service created after healing");
     }
 
     @Test
     void anEndpointSliceApiAnswering404IsNotMistakenForAnEmptyList() throws InterruptedException {
-        api().resource(service("default", "web", "10.96.0.20", Map.of())).create();
-        api().resource(slice("default", "web-1", "web", "10.244.1.10", Map.of())).create();
+        createWeb();
         dispatcher.fail(FaultInjectingDispatcher.fromUserAgent(WATCHER_AGENT)
                 .and(r -> r.getPath().contains("endpointslices")), 404);
 

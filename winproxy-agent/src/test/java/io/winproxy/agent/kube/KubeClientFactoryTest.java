@@ -56,8 +56,7 @@ class KubeClientFactoryTest {
 
     @Test
     void aKubeconfigIsReadAndMasterOverridesItsServer() throws IOException {
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
+        Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), """
                 apiVersion: v1
                 kind: Config
                 clusters:
@@ -93,8 +92,7 @@ class KubeClientFactoryTest {
 
     @Test
     void anInvalidKubeconfigIsAOneLineErrorNamingTheFlag() throws IOException {
-        Path kubeconfig = dir.resolve("bad");
-        Files.writeString(kubeconfig, "clusters: [ {");
+        Path kubeconfig = Files.writeString(dir.resolve("bad"), "clusters: [ {");
 
         assertThatThrownBy(() -> factory.create(new KubeClientSettings(kubeconfig.toString(), null, null, null,
                 5, 10)))
@@ -119,8 +117,7 @@ class KubeClientFactoryTest {
 
     @Test
     void withNeitherFlagTheDefaultKubeconfigIsUsed() throws IOException {
-        Path kubeconfig = dir.resolve("config");
-        Files.writeString(kubeconfig, """
+        Path kubeconfig = Files.writeString(dir.resolve("config"), """
                 apiVersion: v1
                 kind: Config
                 clusters: [{name: c, cluster: {server: "https://10.0.0.9:6443"}}]

@@ -72,15 +72,8 @@ final class PrometheusTextParser {
                 if (parts.length >= 3 && (parts[1].equals("HELP") || parts[1].equals("TYPE"))) {
                     String family = parts[2];
                     requireName(family, where);
-                    if (!family.equals(current)) {
-                        if (current != null) {
-                            closedFamilies.add(current);
-                        }
-                        if (closedFamilies.contains(family)) {
-                            throw new IllegalArgumentException(where + "family " + family + " appears twice");
-                        }
-                        current = family;
-                    }
+                    current = enterFamily(family, current, closedFamilies, where + "family " + family
+                            + " appears twice");
                     if (samples.containsKey(family)) {
                         throw new IllegalArgumentException(where + parts[1] + " after samples");
                     }
@@ -97,15 +90,7 @@ final class PrometheusTextParser {
             }
             Sample sample = parseSample(line, where);
             String family = familyOf(sample.name(), types);
-            if (!family.equals(current)) {
-                if (current != null) {
-                    closedFamilies.add(current);
-                }
-                if (closedFamilies.contains(family)) {
-                    throw new IllegalArgumentException(where + "family " + family + " is interleaved");
-                }
-                current = family;
-            }
+            current = enterFamily(family, current, closedFamilies, where + "family " + family + " is interleaved");
             if (!seriesSeen.add(sample.name() + new TreeMap<>(sample.labels()))) {
                 throw new IllegalArgumentException(where + "duplicate series");
             }
@@ -266,6 +251,22 @@ final class PrometheusTextParser {
             }
         }
         return text.toString();
+    }
+
+    /**
+     * Moves the parse to {@code family}, which it returns: a family the parse leaves is closed, and a closed family
+     * may not come back ({@code failure} then).
+     */
+    private static String enterFamily(String family, String current, Set<String> closedFamilies, String failure) {
+        if (!family.equals(current)) {
+            if (current != null) {
+                closedFamilies.add(current);
+            }
+            if (closedFamilies.contains(family)) {
+                throw new IllegalArgumentException(failure);
+            }
+        }
+        return family;
     }
 
     private static void requireName(String name, String where) {

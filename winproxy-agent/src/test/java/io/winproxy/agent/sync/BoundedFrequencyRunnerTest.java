@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ListAssert;
 import org.junit.jupiter.api.Test;
 
 /** Ports upstream's runner tests (kube-proxy-common.md section 7.4) onto a manual clock. */
@@ -25,40 +26,54 @@ class BoundedFrequencyRunnerTest {
         return r;
     }
 
+    /** Moves the clock {@code ms} forward; then the start times of the runs so far, to check. */
+    private ListAssert<Long> callsAfter(long ms) {
+        scheduler.advanceMillis(ms);
+        return assertThat(calls);
+    }
+
+    /** A started runner whose first run (at 0 ms) has just failed. */
+    private BoundedFrequencyRunner failedOnce(long minMs, long retryMs, long maxMs) {
+        BoundedFrequencyRunner r = runner(minMs, retryMs, maxMs);
+        fail = true;
+        r.run();
+        scheduler.advanceMillis(0);
+        return r;
+    }
+
+    /** From now on the runner's function succeeds; {@code ms} later a run is requested. */
+    private void recoverAndRequestAfter(BoundedFrequencyRunner r, long ms) {
+        fail = false;
+        scheduler.advanceMillis(ms);
+        r.run();
+    }
+
     @Test
     void runsAreRateLimitedToMinIntervalAndHappenAtLeastEveryMaxInterval() {
         BoundedFrequencyRunner r = runner(1000, 5000, 10000);
         r.run();
-        scheduler.advanceMillis(0);
-        assertThat(calls).containsExactly(0L);
+        callsAfter(0).containsExactly(0L);
 
         scheduler.advanceMillis(500);
         r.run();
         scheduler.advanceMillis(499);
         r.run();
         assertThat(calls).hasSize(1);
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(0L, 1000L);
+        callsAfter(1).containsExactly(0L, 1000L);
 
         r.run();
         scheduler.advanceMillis(1);
         r.run();
-        scheduler.advanceMillis(998);
-        assertThat(calls).hasSize(2);
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(0L, 1000L, 2000L);
+        callsAfter(998).hasSize(2);
+        callsAfter(1).containsExactly(0L, 1000L, 2000L);
 
-        scheduler.advanceMillis(1000);
-        assertThat(calls).hasSize(3);
-        scheduler.advanceMillis(9000);
-        assertThat(calls).containsExactly(0L, 1000L, 2000L, 12000L);
+        callsAfter(1000).hasSize(3);
+        callsAfter(9000).containsExactly(0L, 1000L, 2000L, 12000L);
 
         scheduler.advanceMillis(1);
         r.run();
-        scheduler.advanceMillis(998);
-        assertThat(calls).hasSize(4);
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(0L, 1000L, 2000L, 12000L, 13000L);
+        callsAfter(998).hasSize(4);
+        callsAfter(1).containsExactly(0L, 1000L, 2000L, 12000L, 13000L);
     }
 
     @Test
@@ -74,81 +89,52 @@ class BoundedFrequencyRunnerTest {
         scheduler.advanceMillis(0);
         assertThat(scheduler.nowMillis()).isEqualTo(800L);
         r.run();
-        scheduler.advanceMillis(199);
-        assertThat(calls).containsExactly(0L);
-        scheduler.advanceMillis(1);
-        assertThat(calls).as("1000 ms after the previous start, not 1000 ms after its end (1800)")
+        callsAfter(199).containsExactly(0L);
+        callsAfter(1).as("1000 ms after the previous start, not 1000 ms after its end (1800)")
                 .containsExactly(0L, 1000L);
 
         runMillis[0] = 1500;
         scheduler.advanceMillis(1000);
         r.run();
-        scheduler.advanceMillis(0);
-        assertThat(calls).hasSize(3).last().isEqualTo(2800L);
+        callsAfter(0).hasSize(3).last().isEqualTo(2800L);
         r.run();
         assertThat(scheduler.nowMillis()).isEqualTo(4300L);
-        scheduler.advanceMillis(0);
-        assertThat(calls).as("a run longer than minInterval is followed at once by what it coalesced")
+        callsAfter(0).as("a run longer than minInterval is followed at once by what it coalesced")
                 .containsExactly(0L, 1000L, 2800L, 4300L);
     }
 
     @Test
     void nothingRunsAtStartAndTheFirstTimedRunComesAtMaxInterval() {
         runner(1000, 5000, 10000);
-        scheduler.advanceMillis(9999);
-        assertThat(calls).isEmpty();
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(10000L);
-        scheduler.advanceMillis(10000);
-        assertThat(calls).containsExactly(10000L, 20000L);
+        callsAfter(9999).isEmpty();
+        callsAfter(1).containsExactly(10000L);
+        callsAfter(10000).containsExactly(10000L, 20000L);
     }
 
     @Test
     void aFailedRunIsRetriedAfterTheRetryIntervalNotAfterMinInterval() {
-        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
-        scheduler.advanceMillis(4999);
-        assertThat(calls).containsExactly(0L);
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(0L, 5000L);
+        failedOnce(1000, 5000, 10000);
+        callsAfter(4999).containsExactly(0L);
+        callsAfter(1).containsExactly(0L, 5000L);
     }
 
     @Test
     void aSuccessfulRunCancelsThePendingRetry() {
-        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
-        fail = false;
-        scheduler.advanceMillis(1000);
-        r.run();
-        scheduler.advanceMillis(0);
-        assertThat(calls).containsExactly(0L, 1000L);
-        scheduler.advanceMillis(4000);
-        assertThat(calls).as("no retry at +5 s").containsExactly(0L, 1000L);
-        scheduler.advanceMillis(6000);
-        assertThat(calls).containsExactly(0L, 1000L, 11000L);
+        BoundedFrequencyRunner r = failedOnce(1000, 5000, 10000);
+        recoverAndRequestAfter(r, 1000);
+        callsAfter(0).containsExactly(0L, 1000L);
+        callsAfter(4000).as("no retry at +5 s").containsExactly(0L, 1000L);
+        callsAfter(6000).containsExactly(0L, 1000L, 11000L);
     }
 
     @Test
     void aRunRequestedDuringCoolDownAfterAFailureRunsWhenTheCoolDownEndsAndCancelsTheRetry() {
-        BoundedFrequencyRunner r = runner(1000, 5000, 10000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
-        fail = false;
-        scheduler.advanceMillis(100);
-        r.run();
-        scheduler.advanceMillis(899);
-        assertThat(calls).containsExactly(0L);
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(0L, 1000L);
-        scheduler.advanceMillis(9999);
-        assertThat(calls).containsExactly(0L, 1000L);
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(0L, 1000L, 11000L);
+        BoundedFrequencyRunner r = failedOnce(1000, 5000, 10000);
+        recoverAndRequestAfter(r, 100);
+        callsAfter(899).containsExactly(0L);
+        callsAfter(1).containsExactly(0L, 1000L);
+        callsAfter(9999).containsExactly(0L, 1000L);
+        callsAfter(1).containsExactly(0L, 1000L, 11000L);
     }
 
     @Test
@@ -157,12 +143,9 @@ class BoundedFrequencyRunnerTest {
         fail = true;
         scheduler.advanceMillis(0);
         fail = false;
-        scheduler.advanceMillis(1000);
-        assertThat(calls).containsExactly(0L);
-        scheduler.advanceMillis(4000);
-        assertThat(calls).containsExactly(0L, 5000L);
-        scheduler.advanceMillis(10000);
-        assertThat(calls).containsExactly(0L, 5000L, 15000L);
+        callsAfter(1000).containsExactly(0L);
+        callsAfter(4000).containsExactly(0L, 5000L);
+        callsAfter(10000).containsExactly(0L, 5000L, 15000L);
     }
 
     @Test
@@ -181,15 +164,10 @@ class BoundedFrequencyRunnerTest {
 
     @Test
     void failuresInARowBackOffUpToFourTimesTheRetryIntervalAndASuccessResetsIt() {
-        BoundedFrequencyRunner r = runner(100, 5000, 60000);
-        fail = true;
-        r.run();
-        scheduler.advanceMillis(0);
-        scheduler.advanceMillis(5000 + 10000 + 20000 + 20000);
-        assertThat(calls).containsExactly(0L, 5000L, 15000L, 35000L, 55000L);
+        BoundedFrequencyRunner r = failedOnce(100, 5000, 60000);
+        callsAfter(5000 + 10000 + 20000 + 20000).containsExactly(0L, 5000L, 15000L, 35000L, 55000L);
         fail = false;
-        scheduler.advanceMillis(20000);
-        assertThat(calls).hasSize(6).last().isEqualTo(75000L);
+        callsAfter(20000).hasSize(6).last().isEqualTo(75000L);
         fail = true;
         r.run();
         scheduler.advanceMillis(100);
@@ -208,8 +186,7 @@ class BoundedFrequencyRunnerTest {
         r.stop();
         scheduler.advanceMillis(60000);
         r.run();
-        scheduler.advanceMillis(60000);
-        assertThat(calls).containsExactly(0L);
+        callsAfter(60000).containsExactly(0L);
     }
 
     @Test
@@ -252,13 +229,10 @@ class BoundedFrequencyRunnerTest {
         self[0].start();
 
         self[0].run();
-        scheduler.advanceMillis(0);
-        assertThat(calls).containsExactly(0L, 0L, 0L);
+        callsAfter(0).containsExactly(0L, 0L, 0L);
 
         self[0].run();
-        scheduler.advanceMillis(999);
-        assertThat(calls).hasSize(3);
-        scheduler.advanceMillis(1);
-        assertThat(calls).containsExactly(0L, 0L, 0L, 1000L);
+        callsAfter(999).hasSize(3);
+        callsAfter(1).containsExactly(0L, 0L, 0L, 1000L);
     }
 }

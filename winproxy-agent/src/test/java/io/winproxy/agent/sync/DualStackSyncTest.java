@@ -2,8 +2,6 @@ package io.winproxy.agent.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.winproxy.agent.dataplane.HnsDataplane;
-import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.health.HealthJson;
 import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealth;
@@ -61,12 +59,7 @@ class DualStackSyncTest {
                 .withHnsSupportsIpv6DualStack(hnsDualStack), List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", ""), agentMetrics, Instant.EPOCH,
                 hnsDualStack);
-        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                () -> scheduler.nowMillis() * 1_000_000L);
-        loop = new ProxySyncLoop(engine, dataplane, health, null, agentMetrics, recorder, Clock.systemUTC(),
-                List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
-                Duration.ofSeconds(30)), scheduler, r -> { });
-        loop.start();
+        loop = L2BridgeLoop.start(engine, hns, health, agentMetrics, recorder, scheduler, r -> { });
         loop.onNode(null, node);
         loop.onNodeSynced();
         loop.onServicesSynced();

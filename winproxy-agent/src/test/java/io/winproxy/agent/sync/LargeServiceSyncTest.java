@@ -2,8 +2,6 @@ package io.winproxy.agent.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.winproxy.agent.dataplane.HnsDataplane;
-import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
@@ -13,7 +11,6 @@ import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
-import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import java.time.Clock;
@@ -53,12 +50,7 @@ class LargeServiceSyncTest {
         FamilyRecordingMetrics metrics = new FamilyRecordingMetrics();
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", ""), metrics, Instant.EPOCH, false);
-        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                () -> scheduler.nowMillis() * 1_000_000L);
-        loop = new ProxySyncLoop(engine, dataplane, health, null, metrics, recorder, Clock.systemUTC(),
-                List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
-                Duration.ofSeconds(30)), scheduler, r -> { });
-        loop.start();
+        loop = L2BridgeLoop.start(engine, hns, health, metrics, recorder, scheduler, r -> { });
         loop.onNode(null, new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"), List.of("192.168.1.11"), null,
                 false, List.of()));
         loop.onNodeSynced();

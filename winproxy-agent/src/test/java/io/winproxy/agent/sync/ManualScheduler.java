@@ -3,9 +3,14 @@ package io.winproxy.agent.sync;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.PriorityQueue;
+import java.util.function.BooleanSupplier;
 
-/** A {@link Scheduler} driven by a manual clock: tasks run only inside {@link #advance}, in due order. */
-final class ManualScheduler implements Scheduler {
+/**
+ * A {@link Scheduler} driven by a manual clock: tasks run only inside {@link #advance} or {@link #runUntil}, in due
+ * order, and the clock jumps to each task's due time. So a sync loop's runner behaves as on a node (cool-down after a
+ * sync, the periodic resync one {@code syncPeriod} later) without sleeping. The unit tests and the benchmark use it.
+ */
+public final class ManualScheduler implements Scheduler {
     private record Task(long due, long seq, Runnable task, boolean[] cancelled) {
     }
 
@@ -22,23 +27,45 @@ final class ManualScheduler implements Scheduler {
     }
 
     /** Moves the clock forward, running every task that falls due on the way (including ones they schedule). */
-    void advance(Duration d) {
+    public void advance(Duration d) {
         long target = nowNanos + d.toNanos();
-        while (true) {
-            Task next;
-            synchronized (this) {
-                next = queue.peek();
-                if (next == null || next.due() > target) {
-                    nowNanos = Math.max(nowNanos, target);
-                    return;
-                }
-                queue.poll();
-                nowNanos = Math.max(nowNanos, next.due());
-            }
-            if (!next.cancelled()[0]) {
-                next.task().run();
+        while (runNext(target)) {
+            // each pass ran one task
+        }
+        synchronized (this) {
+            nowNanos = Math.max(nowNanos, target);
+        }
+    }
+
+    /**
+     * Runs due tasks in order, moving the clock to each, until {@code done} holds after a task; false when the
+     * queue holds nothing due within {@code limit} from now.
+     */
+    public boolean runUntil(BooleanSupplier done, Duration limit) {
+        long deadline = nowNanos + limit.toNanos();
+        while (!done.getAsBoolean()) {
+            if (!runNext(deadline)) {
+                return false;
             }
         }
+        return true;
+    }
+
+    /** Runs the first task due by {@code deadline}, the clock moved to its due time; false when there is none. */
+    private boolean runNext(long deadline) {
+        Task next;
+        synchronized (this) {
+            next = queue.peek();
+            if (next == null || next.due() > deadline) {
+                return false;
+            }
+            queue.poll();
+            nowNanos = Math.max(nowNanos, next.due());
+        }
+        if (!next.cancelled()[0]) {
+            next.task().run();
+        }
+        return true;
     }
 
     /** Moves the clock forward without running anything, as a task that takes {@code millis} of the thread does. */
@@ -52,5 +79,10 @@ final class ManualScheduler implements Scheduler {
 
     long nowMillis() {
         return nowNanos / 1_000_000;
+    }
+
+    /** The manual clock, for the dataplane's monotonic time. */
+    public synchronized long nanoTime() {
+        return nowNanos;
     }
 }

@@ -51,12 +51,7 @@ class ProxySyncLoopTest {
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
                 Instant.EPOCH);
-        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                () -> scheduler.nowMillis() * 1_000_000L);
-        loop = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder, Clock.systemUTC(),
-                List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
-                Duration.ofSeconds(30)), scheduler, reports::add);
-        loop.start();
+        loop = L2BridgeLoop.start(engine, hns, health, AgentMetrics.NOOP, recorder, scheduler, reports::add);
         loop.onNodeSynced();
         hns.journal().reset();
     }
@@ -139,10 +134,7 @@ class ProxySyncLoopTest {
     @Test
     void aLoadBalancerThatKeepsFailingGivesOneWarningEventOnItsServiceAndIsRetriedUntilItWorks() {
         hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 3, HResults.HCN_E_PORT_ALREADY_EXISTS);
-        loop.onService(null, web("8080"));
-        loop.onEndpointSlice(null, slice());
-        loop.onServicesSynced();
-        loop.onEndpointSlicesSynced();
+        listedWeb(loop);
         scheduler.advanceMillis(120_000);
 
         assertThat(hns.listLoadBalancers()).hasSize(1);
@@ -153,10 +145,7 @@ class ProxySyncLoopTest {
     @Test
     void nothingIsWrittenToHnsBeforeThisNodesInitialListHasSynced() {
         ProxySyncLoop fresh = newLoop(NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"));
-        fresh.onService(null, web("8080"));
-        fresh.onEndpointSlice(null, slice());
-        fresh.onServicesSynced();
-        fresh.onEndpointSlicesSynced();
+        listedWeb(fresh);
         scheduler.advanceMillis(60_000);
         assertThat(hns.journal().writes()).isZero();
 
@@ -167,19 +156,13 @@ class ProxySyncLoopTest {
 
     @Test
     void withoutAnyKnownNodeIpTheSyncWritesAndDeletesNothing() {
-        loop.onService(null, web("8080"));
-        loop.onEndpointSlice(null, slice());
-        loop.onServicesSynced();
-        loop.onEndpointSlicesSynced();
+        listedWeb(loop);
         scheduler.advanceMillis(1000);
         assertThat(hns.listLoadBalancers()).hasSize(1);
 
         // A restart where the Node object has no InternalIP and no --bind-address is given (l2bridge: no PA).
         ProxySyncLoop restarted = newLoop(NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", ""));
-        restarted.onService(null, web("8080"));
-        restarted.onEndpointSlice(null, slice());
-        restarted.onServicesSynced();
-        restarted.onEndpointSlicesSynced();
+        listedWeb(restarted);
         restarted.onNodeSynced();
         hns.journal().reset();
         scheduler.advanceMillis(60_000);
@@ -204,10 +187,7 @@ class ProxySyncLoopTest {
                 (kind, ns, name, type, reason, message) -> { }, Clock.systemUTC(), List.of(IpFamily.IPV4), "win-a",
                 ProxySyncLoop.Timing.of(Duration.ofSeconds(1), Duration.ofSeconds(30)), scheduler, r -> { });
         overlayLoop.start();
-        overlayLoop.onService(null, web("8080"));
-        overlayLoop.onEndpointSlice(null, slice());
-        overlayLoop.onServicesSynced();
-        overlayLoop.onEndpointSlicesSynced();
+        listedWeb(overlayLoop);
         overlayLoop.onNodeSynced();
         overlayHns.journal().reset();
         scheduler.advanceMillis(60_000);
@@ -261,16 +241,19 @@ class ProxySyncLoopTest {
         assertThat(proxier.isHealthy()).as("the rest of a partial sync is still pending").isFalse();
     }
 
+    /** Delivers the initial list: Service default/web (target port 8080) and its slice. */
+    private void listedWeb(ProxySyncLoop target) {
+        target.onService(null, web("8080"));
+        target.onEndpointSlice(null, slice());
+        target.onServicesSynced();
+        target.onEndpointSlicesSynced();
+    }
+
     private ProxySyncLoop newLoop(NodeNetworkFactory nodeNetworks) {
         EventRecorder recorder = (kind, ns, name, type, reason, message) -> { };
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 nodeNetworks, AgentMetrics.NOOP, Instant.EPOCH);
-        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                () -> scheduler.nowMillis() * 1_000_000L);
-        ProxySyncLoop fresh = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder,
-                Clock.systemUTC(), List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
-                Duration.ofSeconds(30)), scheduler, r -> { });
-        fresh.start();
+        ProxySyncLoop fresh = L2BridgeLoop.start(engine, hns, health, AgentMetrics.NOOP, recorder, scheduler, r -> { });
         return fresh;
     }
 }

@@ -6,8 +6,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.winproxy.agent.dataplane.HnsDataplane;
-import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
@@ -17,7 +15,6 @@ import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
-import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.ServiceInfo;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,12 +58,8 @@ class RepeatedWarningsLogTest {
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
                 Instant.EPOCH);
-        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
-                () -> scheduler.nowMillis() * 1_000_000L);
-        ProxySyncLoop loop = new ProxySyncLoop(engine, dataplane, health, null, AgentMetrics.NOOP, recorder,
-                Clock.systemUTC(), List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
-                Duration.ofSeconds(30)), scheduler, report -> { });
-        loop.start();
+        ProxySyncLoop loop = L2BridgeLoop.start(engine, hns, health, AgentMetrics.NOOP, recorder,
+                scheduler, report -> { });
         loop.onNodeSynced();
         loop.onServicesSynced();
         loop.onEndpointSlicesSynced();

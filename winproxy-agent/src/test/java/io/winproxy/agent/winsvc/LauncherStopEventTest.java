@@ -63,6 +63,13 @@ class LauncherStopEventTest {
         });
     }
 
+    /** {@link #launcher()} running {@code agent} in the background, once the agent has started. */
+    private CompletableFuture<Integer> runStarted(FakeAgent agent) throws InterruptedException {
+        CompletableFuture<Integer> run = runInBackground(launcher(), agent);
+        assertThat(agent.started.await(5, TimeUnit.SECONDS)).isTrue();
+        return run;
+    }
+
     @Test
     void withoutTheVariableTheAgentRunsOnItsOwnAndKernel32IsNeverLoaded() {
         assertThat(LauncherStopEvent.fromEnvironment(Map.of("PATH", "C:\\Windows"), () -> {
@@ -82,8 +89,7 @@ class LauncherStopEventTest {
     @Test
     void aSignalledStopEventStopsTheAgentOnceAndItsExitCodeIsReturned() throws Exception {
         FakeAgent agent = new FakeAgent();
-        CompletableFuture<Integer> run = runInBackground(launcher(), agent);
-        assertThat(agent.started.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Integer> run = runStarted(agent);
         Thread.sleep(50);
         assertThat(run).as("still serving before the event").isNotDone();
         assertThat(agent.stopRequests).hasValue(0);
@@ -135,8 +141,7 @@ class LauncherStopEventTest {
     @Test
     void anAgentThatEndsOnItsOwnReturnsItsCodeForTheLauncherToReportAndIsNotAskedToStop() throws Exception {
         FakeAgent agent = new FakeAgent();
-        CompletableFuture<Integer> run = runInBackground(launcher(), agent);
-        assertThat(agent.started.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Integer> run = runStarted(agent);
 
         agent.exit(2);
 

@@ -26,7 +26,7 @@ class WindowsServiceHostTest {
 
     @Test
     void theServiceReportsStartPendingUntilTheAgentIsReadyAndThenRunning() throws Exception {
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
+        CompletableFuture<Integer> exit = hosted(agent);
         assertThat(agent.started.await(5, TimeUnit.SECONDS)).isTrue();
         Thread.sleep(100);
         assertThat(scm.states()).containsExactly(ServiceState.START_PENDING);
@@ -51,14 +51,9 @@ class WindowsServiceHostTest {
 
     @Test
     void aStopControlAsksTheAgentToStopAndTheServiceEndsStoppedWithExitCodeZero() throws Exception {
-        agent.ready();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
-        scm.awaitState(ServiceState.RUNNING);
+        CompletableFuture<Integer> exit = running();
 
-        assertThat(scm.send(Win32Service.CONTROL_STOP)).isEqualTo(Win32Service.NO_ERROR);
-
-        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
-        assertThat(agent.stopRequests).hasValue(1);
+        stopsWith(Win32Service.CONTROL_STOP, exit);
         assertThat(scm.states()).containsExactly(ServiceState.START_PENDING, ServiceState.RUNNING,
                 ServiceState.STOP_PENDING, ServiceState.STOPPED);
         ServiceStatus stopPending = scm.statuses.stream()
@@ -72,15 +67,12 @@ class WindowsServiceHostTest {
 
     @Test
     void aStopWhileStartPendingStopsTheAgentBeforeItIsReadyAndRunningIsNeverReported() throws Exception {
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
+        CompletableFuture<Integer> exit = hosted(agent);
         assertThat(agent.started.await(5, TimeUnit.SECONDS)).isTrue();
         scm.awaitState(ServiceState.START_PENDING);
         assertThat(scm.last().controlsAccepted() & Win32Service.ACCEPT_STOP).isNotZero();
 
-        assertThat(scm.send(Win32Service.CONTROL_STOP)).isEqualTo(Win32Service.NO_ERROR);
-
-        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
-        assertThat(agent.stopRequests).hasValue(1);
+        stopsWith(Win32Service.CONTROL_STOP, exit);
         assertThat(scm.states()).containsExactly(ServiceState.START_PENDING, ServiceState.STOP_PENDING,
                 ServiceState.STOPPED);
         assertThat(scm.last()).isEqualTo(new ServiceStatus(ServiceState.STOPPED, 0, 0, 0, 0, 0));
@@ -96,7 +88,7 @@ class WindowsServiceHostTest {
             finishStart.await();
             return () -> closed.set(true);
         });
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), slowStart);
+        CompletableFuture<Integer> exit = hosted(slowStart);
         assertThat(starting.await(5, TimeUnit.SECONDS)).isTrue();
 
         scm.send(Win32Service.CONTROL_STOP);
@@ -116,7 +108,7 @@ class WindowsServiceHostTest {
         ServiceAgent started = ServiceAgent.untilStopped(() -> () -> closed.set(true));
         started.requestStop();
 
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), started);
+        CompletableFuture<Integer> exit = hosted(started);
 
         // The agent ends at once; unasked by this host, so it is reported as a failure, but it does not hang.
         assertThat(exit.get(5, TimeUnit.SECONDS)).isEqualTo(1);
@@ -125,14 +117,9 @@ class WindowsServiceHostTest {
 
     @Test
     void aShutdownControlStopsTheServiceLikeAStop() throws Exception {
-        agent.ready();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
-        scm.awaitState(ServiceState.RUNNING);
+        CompletableFuture<Integer> exit = running();
 
-        assertThat(scm.send(Win32Service.CONTROL_SHUTDOWN)).isEqualTo(Win32Service.NO_ERROR);
-
-        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
-        assertThat(agent.stopRequests).hasValue(1);
+        stopsWith(Win32Service.CONTROL_SHUTDOWN, exit);
         assertThat(scm.last().state()).isEqualTo(ServiceState.STOPPED);
         assertThat(scm.last().win32ExitCode()).isZero();
     }
@@ -141,7 +128,7 @@ class WindowsServiceHostTest {
     void aSecondStopWhileStoppingDoesNotAskTheAgentAgain() throws Exception {
         agent.ready();
         agent.ignoreStop();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
+        CompletableFuture<Integer> exit = hosted(agent);
         scm.awaitState(ServiceState.RUNNING);
 
         scm.send(Win32Service.CONTROL_STOP);
@@ -158,7 +145,7 @@ class WindowsServiceHostTest {
     void anAgentWhoseStopBlocksDoesNotHoldUpTheScmControlThread() throws Exception {
         agent.ready();
         CountDownLatch release = agent.blockStop();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
+        CompletableFuture<Integer> exit = hosted(agent);
         scm.awaitState(ServiceState.RUNNING);
 
         long started = System.nanoTime();
@@ -174,9 +161,7 @@ class WindowsServiceHostTest {
 
     @Test
     void anAgentThatFailsEndsTheServiceWithAServiceSpecificErrorSoThatRecoveryActionsFire() throws Exception {
-        agent.ready();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
-        scm.awaitState(ServiceState.RUNNING);
+        CompletableFuture<Integer> exit = running();
 
         agent.exit(3);
 
@@ -192,7 +177,7 @@ class WindowsServiceHostTest {
         ServiceAgent closeFails = ServiceAgent.untilStopped(() -> () -> {
             throw new IllegalStateException("informer did not stop");
         });
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), closeFails);
+        CompletableFuture<Integer> exit = hosted(closeFails);
         scm.awaitState(ServiceState.RUNNING);
 
         scm.send(Win32Service.CONTROL_STOP);
@@ -203,9 +188,7 @@ class WindowsServiceHostTest {
 
     @Test
     void anAgentThatThrowsIsReportedAsFailureWithCodeOne() throws Exception {
-        agent.ready();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
-        scm.awaitState(ServiceState.RUNNING);
+        CompletableFuture<Integer> exit = running();
 
         agent.fail(new IllegalStateException("HNS network cbr0 not found"));
 
@@ -216,9 +199,7 @@ class WindowsServiceHostTest {
 
     @Test
     void anAgentThatReturnsZeroWithoutBeingAskedToStopIsStillAFailure() throws Exception {
-        agent.ready();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
-        scm.awaitState(ServiceState.RUNNING);
+        CompletableFuture<Integer> exit = running();
 
         agent.exit(0);
 
@@ -228,7 +209,7 @@ class WindowsServiceHostTest {
 
     @Test
     void anAgentThatFailsWhileStartingNeverReportsRunning() throws Exception {
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
+        CompletableFuture<Integer> exit = hosted(agent);
         assertThat(agent.started.await(5, TimeUnit.SECONDS)).isTrue();
 
         agent.exit(2);
@@ -278,9 +259,7 @@ class WindowsServiceHostTest {
 
     @Test
     void interrogateAndParamChangeRepeatTheCurrentStatusAndOtherControlsAreNotImplemented() throws Exception {
-        agent.ready();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
-        scm.awaitState(ServiceState.RUNNING);
+        CompletableFuture<Integer> exit = running();
         int before = scm.statuses.size();
 
         assertThat(scm.send(Win32Service.CONTROL_INTERROGATE)).isEqualTo(Win32Service.NO_ERROR);
@@ -339,7 +318,7 @@ class WindowsServiceHostTest {
     void untilStoppedClosesWhatItStartedWhenTheServiceIsStopped() throws Exception {
         AtomicBoolean closed = new AtomicBoolean();
         ServiceAgent started = ServiceAgent.untilStopped(() -> () -> closed.set(true));
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), started);
+        CompletableFuture<Integer> exit = hosted(started);
         scm.awaitState(ServiceState.RUNNING);
         assertThat(closed).isFalse();
 
@@ -355,7 +334,7 @@ class WindowsServiceHostTest {
         ServiceAgent failing = ServiceAgent.untilStopped(() -> {
             throw new IllegalStateException("HNS network Calico not found");
         });
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), failing);
+        CompletableFuture<Integer> exit = hosted(failing);
 
         assertThat(exit.get(5, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(scm.states()).containsExactly(ServiceState.START_PENDING, ServiceState.STOPPED);
@@ -376,10 +355,28 @@ class WindowsServiceHostTest {
 
     @Test
     void theExitCodeOfTheRunIsTheOneReportedToTheScm() throws Exception {
-        agent.ready();
-        CompletableFuture<Integer> exit = scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), agent);
-        scm.awaitState(ServiceState.RUNNING);
+        CompletableFuture<Integer> exit = running();
         agent.exit(42);
         assertThat(exit.get(5, TimeUnit.SECONDS)).isEqualTo(scm.last().serviceSpecificExitCode()).isEqualTo(42);
+    }
+
+    /** The fake SCM runs a host on fast timings for {@code serviceAgent}; the future is the service's exit code. */
+    private CompletableFuture<Integer> hosted(ServiceAgent serviceAgent) {
+        return scm.start(new WindowsServiceHost(scm.api, FakeScm.fastTimings()), serviceAgent);
+    }
+
+    /** The test agent, ready at once, hosted until the service reports RUNNING. */
+    private CompletableFuture<Integer> running() throws Exception {
+        agent.ready();
+        CompletableFuture<Integer> exit = hosted(agent);
+        scm.awaitState(ServiceState.RUNNING);
+        return exit;
+    }
+
+    /** The host accepts {@code control}, then the service exits 0 having asked the agent to stop exactly once. */
+    private void stopsWith(int control, CompletableFuture<Integer> exit) throws Exception {
+        assertThat(scm.send(control)).isEqualTo(Win32Service.NO_ERROR);
+        assertThat(exit.get(5, TimeUnit.SECONDS)).isZero();
+        assertThat(agent.stopRequests).hasValue(1);
     }
 }

@@ -1,0 +1,34 @@
+package io.winproxy.agent.sync;
+
+import io.winproxy.agent.dataplane.HnsDataplane;
+import io.winproxy.agent.dataplane.OwnershipJournal;
+import io.winproxy.agent.health.ProxyHealthServer;
+import io.winproxy.agent.kube.EventRecorder;
+import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.policy.model.IpFamily;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The sync loop most sync tests run: node win-a's l2bridge network cbr0 on an emulated HNS, IPv4, a 1 s minimum and
+ * a 30 s full sync period, on a {@link ManualScheduler}'s clock (the dataplane's time too), no service health server.
+ */
+final class L2BridgeLoop {
+    private L2BridgeLoop() {
+    }
+
+    /** A started loop; the caller delivers the informers' events. */
+    static ProxySyncLoop start(PolicyEngine engine, HnsEmulator hns, ProxyHealthServer health, AgentMetrics metrics,
+            EventRecorder recorder, ManualScheduler scheduler, Consumer<SyncReport> onSync) {
+        HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
+                () -> scheduler.nowMillis() * 1_000_000L);
+        ProxySyncLoop loop = new ProxySyncLoop(engine, dataplane, health, null, metrics, recorder, Clock.systemUTC(),
+                List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
+                Duration.ofSeconds(30)), scheduler, onSync);
+        loop.start();
+        return loop;
+    }
+}
