@@ -201,6 +201,8 @@ public final class HnsDataplane {
         List<ObservedEndpoint> observed = observer.takeObservedEndpoints();
         long start = nanoTime.getAsLong();
         long deadline = bound == null ? start + Long.MAX_VALUE / 2 : start + bound.toNanos();
-        return executor.apply(plan, network.id(), observed, deadline, nanoTime);
+        ApplyResult result = executor.apply(plan, network.id(), observed, deadline, nanoTime);
+        observer.afterApply();
+        return result;
     }
 }

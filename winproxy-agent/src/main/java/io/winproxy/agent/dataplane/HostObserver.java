@@ -172,8 +172,7 @@ final class HostObserver {
     }
 
     private void observeEndpoints(HostComputeNetwork current, boolean fresh) {
-        cache.drainForgotten(true).forEach(endpointIds::forget);
-        cache.drainWritten(true).forEach(endpointIds::expect);
+        settle(endpointIds, true);
         EnumeratedIds.Diff diff = endpointIds.update(hns.listEndpointIds(current.id()));
         for (String id : diff.vanished()) {
             ObservedEndpoint known = cache.endpoints().get(id);
@@ -241,8 +240,7 @@ final class HostObserver {
     }
 
     private void observeLoadBalancers(boolean fresh) {
-        cache.drainForgotten(false).forEach(lbIds::forget);
-        cache.drainWritten(false).forEach(lbIds::expect);
+        settle(lbIds, false);
         EnumeratedIds.Diff diff = lbIds.update(hns.listLoadBalancerIds());
         for (String id : diff.vanished()) {
             HostComputeLoadBalancer doc = cache.lbDocs.remove(id);
@@ -379,6 +377,21 @@ final class HostObserver {
             return read.ips();
         }
         return journal.remoteEndpoint(id).map(e -> List.of(e.ip())).orElse(null);
+    }
+
+    /**
+     * Takes what the executor just wrote into the last enumerate: the IDs it deleted are forgotten, the ones it created
+     * expected. Called by the facade at the end of an apply, so that the cost of 100,000 creates is paid by the sync
+     * that made them, not by the next one; the observe does the same for anything written since.
+     */
+    void afterApply() {
+        settle(endpointIds, true);
+        settle(lbIds, false);
+    }
+
+    private void settle(EnumeratedIds ids, boolean endpoints) {
+        cache.drainForgotten(endpoints).forEach(ids::forget);
+        cache.drainWritten(endpoints).forEach(ids::expect);
     }
 
     /** A local endpoint the sync created (the source VIP's): kept as read. */

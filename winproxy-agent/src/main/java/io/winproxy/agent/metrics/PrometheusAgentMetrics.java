@@ -1,6 +1,7 @@
 package io.winproxy.agent.metrics;
 
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -60,6 +61,9 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     private final Counter hnsCalls;
     private final Counter hnsNativeCalls;
     private final Map<String, CounterDataPoint> nativeCallPoints = new ConcurrentHashMap<>();
+    /** The data points of successful calls and of call durations, per operation: a sync makes thousands of calls. */
+    private final Map<String, CounterDataPoint> okCallPoints = new ConcurrentHashMap<>();
+    private final Map<String, DistributionDataPoint> callDurationPoints = new ConcurrentHashMap<>();
     private final Histogram hnsCallDuration;
     private final Gauge loadBalancers;
     private final Gauge servicePortsFailed;
@@ -251,8 +255,15 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
 
     @Override
     public void hnsCall(String operation, int hresult, Duration latency) {
-        hnsCalls.labelValues(operation, String.format(Locale.ROOT, "0x%08X", hresult)).inc();
-        hnsCallDuration.labelValues(operation).observe(seconds(latency));
+        CounterDataPoint calls = hresult == 0
+                ? okCallPoints.computeIfAbsent(operation, op -> hnsCalls.labelValues(op, hresultLabel(0)))
+                : hnsCalls.labelValues(operation, hresultLabel(hresult));
+        calls.inc();
+        callDurationPoints.computeIfAbsent(operation, hnsCallDuration::labelValues).observe(seconds(latency));
+    }
+
+    private static String hresultLabel(int hresult) {
+        return String.format(Locale.ROOT, "0x%08X", hresult);
     }
 
     @Override
