@@ -15,6 +15,8 @@ import java.util.function.Predicate;
  * {@code period} of elapsed time, but never more than {@code maxPerSync} documents in one sync. Objects are taken
  * oldest check first (a rotating queue); new objects join at the end. The budget accrues as time passes (owned
  * objects x elapsed / period) and is spent only when a sync asks for drift checks, capped at {@code maxPerSync}.
+ * Objects earn credit only for time they were tracked: the budget accrues on the fewer of the objects tracked at the
+ * previous call and now, so the 100,000 objects a first sync creates do not earn credit for that whole sync.
  *
  * <p>Not thread-safe: the sync thread owns it.
  */
@@ -29,6 +31,8 @@ final class DriftSampler {
      */
     private final ArrayDeque<String> queue = new ArrayDeque<>();
     private int lastOwned;
+    /** The queue's size at the previous {@link #next} call. */
+    private int sizeAtLastCall;
     private double credit;
     private long lastNanos;
     private boolean started;
@@ -59,12 +63,14 @@ final class DriftSampler {
      */
     List<String> next(boolean allowed, Predicate<String> stillOwned) {
         long now = nanoTime.getAsLong();
+        int tracked = queue.size();
         if (started && !period.isZero()) {
-            credit += (double) queue.size() * (now - lastNanos) / period.toNanos();
+            credit += (double) Math.min(tracked, sizeAtLastCall) * (now - lastNanos) / period.toNanos();
         } else if (!started) {
             started = true;
         }
         lastNanos = now;
+        sizeAtLastCall = tracked;
         credit = Math.min(credit, maxPerSync);
         if (!allowed || maxPerSync == 0) {
             return List.of();

@@ -185,6 +185,7 @@ class HnsDataplaneTest {
     void driftReadsOfObjectsThatHoldWhatWinproxyWroteAreNoNewsToThePlanner() {
         HnsDataplane dp = dataplane();
         sync(dp, desired());
+        dp.observe(false); // the objects earn drift credit from here: they did not exist before the first sync
         hns.journal().reset();
         nanos.addAndGet(SYNC_PERIOD.toNanos());
         dp.observe(true);
@@ -201,6 +202,22 @@ class HnsDataplaneTest {
         nanos.addAndGet(SYNC_PERIOD.toNanos());
         dp.observe(true);
         assertThat(dp.hostChanges().loadBalancerKeys()).extracting(Object::toString).containsExactly("10.96.0.80:80/TCP");
+    }
+
+    @Test
+    void objectsAFirstSyncCreatedEarnNoDriftCreditForTheTimeBeforeTheyExisted() {
+        HnsDataplane dp = dataplane();
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        sync(dp, desired());
+        hns.journal().reset();
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        dp.observe(true);
+        assertThat(hns.journal().count(HnsCall.QUERY)).as("only the network: nothing was tracked a period ago")
+                .isEqualTo(1);
+        hns.journal().reset();
+        nanos.addAndGet(SYNC_PERIOD.toNanos());
+        dp.observe(true);
+        assertThat(hns.journal().count(HnsCall.QUERY)).as("a period later, every owned object").isEqualTo(1 + 3);
     }
 
     @Test
