@@ -55,18 +55,15 @@ final class BackendRefs {
 
     private EndpointResolver resolver() {
         if (resolver == null) {
+            resolver = new EndpointResolver(plan.providerAddresses());
             indexedIps = new HashSet<>();
+            List<String> backends = new ArrayList<>();
             for (PlanStep step : plan.steps()) {
                 if (step instanceof PlanStep.LoadBalancerStep lb) {
-                    indexedIps.addAll(lb.loadBalancer().backends());
+                    backends.addAll(lb.loadBalancer().backends());
                 }
             }
-            resolver = new EndpointResolver(plan.providerAddresses());
-            for (ObservedEndpoint ep : observed) {
-                if (holdsAny(ep, indexedIps) && !deleted.contains(ep.id())) {
-                    resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
-                }
-            }
+            index(backends);
             for (PlanStep step : plan.steps()) {
                 if (step instanceof PlanStep.DeleteRemoteEndpoint s) {
                     resolver.retire(s.id());
@@ -76,7 +73,7 @@ final class BackendRefs {
         return resolver;
     }
 
-    /** Adds the observed endpoints that hold one of {@code backends} not indexed yet. */
+    /** Adds the observed endpoints (not deleted by this apply) that hold one of {@code backends} not indexed yet. */
     private void index(List<String> backends) {
         Set<String> more = new HashSet<>(backends);
         more.removeAll(indexedIps);

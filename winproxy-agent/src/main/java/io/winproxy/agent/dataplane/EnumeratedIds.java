@@ -77,7 +77,6 @@ final class EnumeratedIds {
         System.arraycopy(keyAt, texts.length - suffix, nextKeys, next.length - suffix, suffix);
         List<String> appeared = null;
         int listedAgain = 0;
-        int repeats = 0;
         // IDs winproxy created since are usually listed in the order it created them: matched in that order by a
         // comparison, without a lookup (when the comparison falls through to the table, every ID still has a slot;
         // a full comparison looks every ID up, for the marks it sweeps by).
@@ -98,10 +97,8 @@ final class EnumeratedIds {
                     appeared = new ArrayList<>();
                 }
                 appeared.add(id);
-            } else if (seen[slot] == generation) {
-                repeats++;
-            } else {
-                listedAgain++;
+            } else if (seen[slot] != generation) {
+                listedAgain++; // a repeat (seen already) counts once
             }
             seen[slot] = generation;
             nextKeys[i] = keys[slot];
@@ -132,8 +129,8 @@ final class EnumeratedIds {
         expected.clear();
         texts = next;
         keyAt = nextKeys;
-        // A repeat anywhere (also one of the prefix or suffix) shows as more places than IDs.
-        compareInFull = repeats > 0 || next.length != size;
+        // A repeat anywhere (in the middle, or of the prefix or suffix) shows as more places than IDs.
+        compareInFull = next.length != size;
         ids = null;
         return appeared == null && vanished == null ? Diff.NONE
                 : new Diff(appeared == null ? List.of() : appeared, vanished == null ? List.of() : vanished);

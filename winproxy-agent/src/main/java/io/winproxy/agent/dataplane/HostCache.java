@@ -165,7 +165,7 @@ final class HostCache {
 
     /** The load balancers to read at the next observe (owned without a fingerprint), once. */
     List<String> drainToVerify() {
-        return drain(toVerify);
+        return OwnershipJournal.drain(toVerify);
     }
 
     /** A load balancer winproxy deleted (or found gone by a delete): forgotten, also from the last enumerate. */
@@ -181,7 +181,7 @@ final class HostCache {
      * as new instead of staying listed but undescribed.
      */
     List<String> drainForgotten(boolean endpoint) {
-        return drain(endpoint ? forgottenEndpoints : forgottenLoadBalancers);
+        return OwnershipJournal.drain(endpoint ? forgottenEndpoints : forgottenLoadBalancers);
     }
 
     /**
@@ -189,15 +189,6 @@ final class HostCache {
      * (the journal, the drift rotation), so the next enumerate listing them is no news.
      */
     List<String> drainWritten(boolean endpoint) {
-        return drain(endpoint ? writtenEndpoints : writtenLoadBalancers);
-    }
-
-    private static List<String> drain(java.util.Collection<String> ids) {
-        if (ids.isEmpty()) {
-            return List.of();
-        }
-        List<String> out = List.copyOf(ids);
-        ids.clear();
-        return out;
+        return OwnershipJournal.drain(endpoint ? writtenEndpoints : writtenLoadBalancers);
     }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -289,8 +290,8 @@ public final class OwnershipJournal {
     }
 
     /**
-     * The object's outcome is known (created and confirmed, or adopted as listed): an observe need not check it as a
-     * recorded one, since an enumerate that misses it reports it vanished. After a first sync that created 100,000
+     * The object's outcome is known (winproxy created or modified it, and HNS answered): an observe need not check it
+     * as a recorded one, since an enumerate that misses it reports it vanished. After a first sync that created 100,000
      * objects, the next observe would otherwise look each one up.
      */
     public void settled(String id) {
@@ -312,12 +313,13 @@ public final class OwnershipJournal {
         return drain(recordedEps);
     }
 
-    private static List<String> drain(Set<String> recorded) {
-        if (recorded.isEmpty()) {
+    /** The IDs in {@code ids}, in order, which it no longer holds (also {@link HostCache}'s drains). */
+    static List<String> drain(Collection<String> ids) {
+        if (ids.isEmpty()) {
             return List.of();
         }
-        List<String> out = List.copyOf(recorded);
-        recorded.clear();
+        List<String> out = List.copyOf(ids);
+        ids.clear();
         return out;
     }
 
