@@ -123,11 +123,12 @@ class KubeProxyExeServiceWineIT extends KubeProxyExeServiceScenarios {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
             WindowsApiHost.Result query = sc("query", name);
-            String now = query.exitCode() == 0 ? "state " + parse(query).state()
-                    : "sc query exit " + query.exitCode() + ": " + query.stdout() + query.stderr();
-            if (query.exitCode() == 0 && parse(query).state() == state) {
-                return parse(query);
+            Status status = query.exitCode() == 0 ? parse(query) : null;
+            if (status != null && status.state() == state) {
+                return status;
             }
+            String now = status != null ? "state " + status.state()
+                    : "sc query exit " + query.exitCode() + ": " + query.stdout() + query.stderr();
             assertThat(System.nanoTime()).as("state %s within %s; last: %s", state, TIMEOUT, now)
                     .isLessThan(deadline);
             Thread.sleep(200);
