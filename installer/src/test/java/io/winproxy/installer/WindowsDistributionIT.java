@@ -276,8 +276,14 @@ class WindowsDistributionIT {
         assertThat(text("hostprocess/start.ps1")).as("CRLF line endings for Windows PowerShell").contains("\r\n");
         assertThat(text("hostprocess/Dockerfile")).as("the image's entry point is the same script")
                 .contains("\"-File\", \"" + START_SCRIPT_IN_IMAGE.replace("\\", "\\\\") + "\"]");
-        assertThat(strings(container.path("args"))).contains("--v=2", "--enable-dsr=true")
-                .anyMatch(arg -> arg.startsWith("--feature-gates=") && arg.contains("WinDSR=true"));
+        assertThat(strings(container.path("args"))).contains("--v=2")
+                .anyMatch(arg -> arg.startsWith("--feature-gates=") && arg.contains("WinDSR=true"))
+                .as("DSR is start.ps1's decision per node, from the CNI configuration")
+                .noneMatch(arg -> arg.startsWith("--enable-dsr"));
+        assertThat(envByName(container).get("WINPROXY_ENABLE_DSR").path("value").asText()).isEmpty();
+        assertThat(text("hostprocess/start.ps1")).contains("Get-WinProxyDsrDecision -PassThrough $PassThrough")
+                .contains("'\"loopbackDSR\"").contains("'\"enableLoopbackDSR\"").contains("\"calico\"")
+                .contains("\"azure-vnet\"").contains("Write-WinProxyStartLog \"DSR $($dsr.Reason)\"");
         assertThat(envByName(container).get("NODE_NAME").path("valueFrom").path("fieldRef").path("fieldPath").asText())
                 .isEqualTo("spec.nodeName");
         assertThat(container.path("image").asText()).isEqualTo("winproxy:" + version + "-hostprocess");
@@ -312,7 +318,8 @@ class WindowsDistributionIT {
         String request = hereString.replace("$NetworkName", "flannel.4096").replace("$Subnet", "10.244.1.0/24")
                 .replace("$script:HostLocalDataDir", dataDir);
 
-        JsonNode expected = JSON.readTree("{\"cniVersion\": \"0.3.0\", \"name\": \"flannel.4096\", \"ipam\": "
+        // 0.2.0 as theirs, so that host-local prints the ip4.ip shape their script reads back after a rollback.
+        JsonNode expected = JSON.readTree("{\"cniVersion\": \"0.2.0\", \"name\": \"flannel.4096\", \"ipam\": "
                 + "{\"type\": \"host-local\", \"ranges\": [[{\"subnet\": \"10.244.1.0/24\"}]], "
                 + "\"dataDir\": \"/var/lib/cni/networks\"}}");
         assertThat(JSON.readTree(request)).isEqualTo(expected);
