@@ -39,8 +39,8 @@
     JVM options; -Xrs is always added so that console and logoff signals do not stop the service.
 .PARAMETER JavaHome
     The Java 17+ runtime (64-bit) the service runs, a folder with bin\java.exe. Without it (and without
-    -RuntimeZip) the runtime is looked up as winproxy.cmd does: WINPROXY_JAVA_HOME, runtime\ of this distribution,
-    JAVA_HOME, then the PATH.
+    -RuntimeZip) the runtime is looked up as kube-proxy.exe and winproxy.cmd do: WINPROXY_JAVA_HOME, jre\ then
+    runtime\ of this distribution, JAVA_HOME, then the PATH.
 .PARAMETER RuntimeZip
     A Java 17+ runtime zip for Windows x64 (for example a Temurin JRE zip). It is unpacked into runtime\ of this
     distribution (replacing what is there), where winproxy.cmd, winproxy.ps1 and kube-proxy.exe all find it, and the
@@ -147,6 +147,7 @@ function Find-WinProxyJavaExecutable {
     if ($env:WINPROXY_JAVA_HOME) {
         $candidates += Join-Path -Path $env:WINPROXY_JAVA_HOME -ChildPath 'bin\java.exe'
     }
+    $candidates += Join-Path -Path $HomeDirectory -ChildPath 'jre\bin\java.exe'
     $candidates += Join-Path -Path $HomeDirectory -ChildPath 'runtime\bin\java.exe'
     if ($env:JAVA_HOME) {
         $candidates += Join-Path -Path $env:JAVA_HOME -ChildPath 'bin\java.exe'
@@ -160,7 +161,7 @@ function Find-WinProxyJavaExecutable {
     if ($onPath) {
         return $onPath.Source
     }
-    throw "no Java runtime found: set JAVA_HOME or WINPROXY_JAVA_HOME, or unpack a Java 17+ runtime into $HomeDirectory\runtime"
+    throw "no Java runtime found: set JAVA_HOME or WINPROXY_JAVA_HOME, or unpack a Java 17+ runtime into $HomeDirectory\jre or $HomeDirectory\runtime"
 }
 
 function ConvertTo-WinProxyCommandLineArgument {
@@ -283,7 +284,9 @@ if ($JavaHome) {
     $java = Find-WinProxyJavaExecutable -HomeDirectory $winproxyHome
 }
 
-$commandLine = @($java, '-Xrs') + $JavaOptions + @('-jar', $jar)
+# JNA loads jnidispatch.dll from lib\ (shipped unpacked), never from a copy unpacked into %TEMP%.
+$jnaOptions = @("-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath 'lib')", '-Djna.nounpack=true')
+$commandLine = @($java, '-Xrs') + $jnaOptions + $JavaOptions + @('-jar', $jar)
 if ($ConfigFile) {
     # The copy says windowsRunAsService: true, so the file alone tells how the program runs.
     $source = (Resolve-Path -LiteralPath $ConfigFile).ProviderPath
@@ -301,6 +304,11 @@ if ($PriorityClass) {
     $commandLine += "--windows-priorityclass=$PriorityClass"
 }
 $commandLine += $AgentArgument
+# A service has no console and the SCM discards standard error: without a log file it logs nothing (as upstream
+# kube-proxy registered the same way). Registered anyway, but said now rather than found out later.
+if (-not (@($commandLine) | Where-Object { $_ -match '^--?log-(file|dir)(=|$)' })) {
+    Write-Warning "the service will log nothing: no -LogFile and no --log-file or --log-dir in -AgentArgument (a service's standard error goes nowhere)"
+}
 $binaryPath = ($commandLine | ForEach-Object { ConvertTo-WinProxyCommandLineArgument -Value $_ }) -join ' '
 
 $existing = Get-Service -Name $ServiceName -ErrorAction SilentlyContinue

@@ -75,7 +75,9 @@ public final class InstallerCommand {
             throw new IllegalArgumentException("the service command line is missing: give it after --");
         }
         Options options = Options.parse(args.subList(0, separator), true);
-        String commandLine = CommandLine.join(args.subList(separator + 1, args.size()));
+        List<String> command = args.subList(separator + 1, args.size());
+        String commandLine = CommandLine.join(command);
+        LogDestination.warning(command).ifPresent(err::println);
         ServiceDefinition definition = new ServiceDefinition(options.name, options.displayName, options.description,
                 commandLine, options.startType, options.dependsOn, new RecoveryActions(options.restartDelays,
                 options.resetPeriod, true));

@@ -155,6 +155,18 @@ class WindowsDistributionIT {
     }
 
     @Test
+    void kubeProxyExeCarriesWinproxysVersionInItsVersionResource() {
+        PeVersionResource resource = PeVersionResource.of(zip.get("kube-proxy.exe"));
+        // What (Get-Item kube-proxy.exe).VersionInfo shows as FileVersion and ProductVersion.
+        assertThat(resource.strings()).containsEntry("FileVersion", version).containsEntry("ProductVersion", version)
+                .containsEntry("OriginalFilename", "kube-proxy.exe").containsEntry("ProductName", "winproxy");
+        String[] numbers = version.replaceFirst("-.*", "").split("\\.");
+        String fixed = String.join(".", Arrays.copyOf(numbers, 4)).replace("null", "0");
+        assertThat(resource.fileVersion()).isEqualTo(fixed);
+        assertThat(resource.productVersion()).isEqualTo(fixed);
+    }
+
+    @Test
     @EnabledOnOs(OS.WINDOWS)
     void kubeProxyExeRunsTheAgentFromTheUnpackedZipAndPrintsKubeProxysVersion(@TempDir Path home)
             throws IOException, InterruptedException {
@@ -187,9 +199,36 @@ class WindowsDistributionIT {
     @Test
     void libHoldsRuntimeJarsOnlyAndNoTestLibraries() {
         List<String> lib = zip.keySet().stream().filter(name -> name.startsWith("lib/")).toList();
-        assertThat(lib).isNotEmpty().allMatch(name -> name.endsWith(".jar"));
+        assertThat(lib).isNotEmpty().allMatch(name -> name.endsWith(".jar") || name.equals("lib/jnidispatch.dll"));
         assertThat(lib).noneMatch(name -> name.contains("junit") || name.contains("assertj")
                 || name.contains("mockito") || name.contains("ps-scripts") || name.endsWith(".pom"));
+    }
+
+    @Test
+    void jnaLoadsItsNativeLibraryFromLibInEveryLaunchPathNeverFromTemp() throws IOException {
+        String jna = zip.keySet().stream().filter(name -> name.matches("lib/jna-\\d[^/]*\\.jar")).findFirst()
+                .orElseThrow();
+        byte[] inJar = null;
+        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip.get(jna)))) {
+            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                if (entry.getName().equals("com/sun/jna/win32-x86-64/jnidispatch.dll")) {
+                    inJar = in.readAllBytes();
+                }
+            }
+        }
+        assertThat(inJar).as("the 64-bit Windows library in " + jna).isNotNull();
+        assertThat(zip.get("lib/jnidispatch.dll")).as("shipped unpacked, the same build as the jar's")
+                .isEqualTo(inJar);
+
+        assertThat(text("winproxy.cmd")).contains("\"%JAVA_EXE%\" \"-Djna.boot.library.path=%WINPROXY_HOME%\\lib\" "
+                + "-Djna.nounpack=true %WINPROXY_JAVA_OPTS% -jar");
+        String jnaOptions = "$jnaOptions = @(\"-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath "
+                + "'lib')\", '-Djna.nounpack=true')";
+        assertThat(text("winproxy.ps1")).contains(jnaOptions).contains("& $java @jnaOptions @javaOptions -jar $jar");
+        assertThat(text("install-service.ps1")).contains(jnaOptions)
+                .contains("$commandLine = @($java, '-Xrs') + $jnaOptions + $JavaOptions + @('-jar', $jar)");
+        // The DaemonSet's start.ps1 runs winproxy through winproxy.ps1; kube-proxy.exe is checked by its Wine IT.
+        assertThat(text("hostprocess/start.ps1")).contains("-ChildPath 'winproxy.ps1'").contains("& $launcher @all");
     }
 
     @Test

@@ -23,8 +23,9 @@ import java.util.function.Supplier;
  *   <li>on Windows, when the process runs as a service (the command line has {@code --windows-service}, or the
  *       process has no console, which covers {@code windowsRunAsService: true} in a configuration file that could
  *       not be read), to the Application event log, source {@value #EVENT_SOURCE}, event ID {@value #EVENT_ID}
- *       ({@code install-service.ps1} registers the source; unregistered, Windows shows the message after a
- *       "description cannot be found" preamble);</li>
+ *       (the source is registered first when it is not and the process may, as {@code install-service.ps1}
+ *       registers it; unregistered, Windows shows the message after a "description cannot be found"
+ *       preamble);</li>
  *   <li>on every platform, appended to the log file the command line names, as klog chooses it:
  *       {@code --log-file}, else {@code <--log-dir>/kube-proxy.log}, only with {@code --logtostderr=false}.</li>
  * </ul>
@@ -70,10 +71,24 @@ public final class StartupFailureReporter {
         try {
             EventLogApi api = eventLog.get();
             if (asService(args) || !api.hasConsole()) {
+                registerSource(api);
                 api.report(EVENT_SOURCE, EventLogApi.ERROR_TYPE, EVENT_ID, line);
             }
         } catch (RuntimeException | LinkageError e) {
             // Best effort: the line is on standard error already.
+        }
+    }
+
+    /**
+     * Registers the event source when this process may (elevated, as a service is), so that the event shows the
+     * line without Windows' "description cannot be found" preamble even where install-service.ps1 did not run
+     * (kube-proxy.exe swapped in under another launcher). Best effort: unregistered, the event is still written.
+     */
+    private static void registerSource(EventLogApi api) {
+        try {
+            api.registerSource(EVENT_SOURCE);
+        } catch (RuntimeException e) {
+            // Not elevated, or the registry refused: report under the unregistered source.
         }
     }
 
