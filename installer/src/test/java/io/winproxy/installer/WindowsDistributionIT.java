@@ -70,9 +70,50 @@ class WindowsDistributionIT {
                 "powershell/WinProxy/WinProxy.psm1",
                 "hostprocess/winproxy.yaml",
                 "hostprocess/Dockerfile",
-                "hostprocess/start.ps1");
+                "hostprocess/start.ps1",
+                "lib/jnidispatch.dll",
+                "THIRD-PARTY-NOTICES",
+                "SHA256SUMS");
         assertThat(zip.keySet()).as("no base directory, no stray files")
                 .allMatch(name -> !name.startsWith("winproxy-" + version + "/"));
+    }
+
+    @Test
+    void sha256sumsVerifiesEveryFileOfTheZip() throws Exception {
+        java.security.MessageDigest sha256 = java.security.MessageDigest.getInstance("SHA-256");
+        Map<String, String> sums = new HashMap<>();
+        for (String line : text("SHA256SUMS").split("\n")) {
+            assertThat(line).as("sha256sum's format").matches("[0-9a-f]{64}  \\S.*");
+            sums.put(line.substring(66), line.substring(0, 64));
+        }
+        List<String> files = zip.keySet().stream().filter(name -> !name.equals("SHA256SUMS")).sorted().toList();
+        assertThat(sums.keySet()).containsExactlyInAnyOrderElementsOf(files);
+        for (String file : files) {
+            assertThat(java.util.HexFormat.of().formatHex(sha256.digest(zip.get(file)))).as(file)
+                    .isEqualTo(sums.get(file));
+        }
+    }
+
+    @Test
+    void thirdPartyNoticesNameEveryBundledJarWithItsVersionAndLicence() {
+        String notices = text("THIRD-PARTY-NOTICES");
+        List<String> jars = zip.keySet().stream().filter(name -> name.matches("lib/[^/]+\\.jar"))
+                .filter(name -> !name.equals("lib/winproxy-installer.jar")).toList();
+        List<String> blocks = Arrays.asList(notices.split("\r\n(?=\\S)"));
+        for (String jar : jars) {
+            String file = jar.substring("lib/".length());
+            java.util.Optional<String> block = blocks.stream().filter(b -> b.contains("(lib\\" + file + ")"))
+                    .findFirst();
+            if (file.matches("(hns-client|vfp-policy|dsr)-" + java.util.regex.Pattern.quote(version) + "\\.jar")) {
+                assertThat(block).as("winproxy's own " + file + " is not third-party").isEmpty();
+                continue;
+            }
+            assertThat(block).as(file).isPresent();
+            assertThat(block.get().lines().skip(1).toList()).as("the licence of " + file).isNotEmpty()
+                    .allMatch(line -> line.startsWith("    ") && !line.isBlank());
+        }
+        assertThat(notices).contains("net.java.dev.jna:jna:").contains("lib\\jnidispatch.dll")
+                .contains("Apache");
     }
 
     @Test
