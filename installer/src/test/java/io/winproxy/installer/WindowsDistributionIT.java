@@ -307,6 +307,12 @@ class WindowsDistributionIT {
         assertThat(script).doesNotContain("Remove-HnsPolicyList");
         assertThat(script).as("a Java runtime in one step").contains("[string] $JavaHome").contains("[string] $RuntimeZip")
                 .contains("Expand-Archive -LiteralPath $RuntimeZip").contains("ChildPath 'runtime'");
+        assertThat(script).as("-ReplaceService and -RollbackService run the installer's replace and rollback")
+                .contains("[string] $ReplaceService").contains("[string] $RollbackService")
+                .contains("'io.winproxy.installer.Main'")
+                .contains("@('replace', '--name', $target, '--kube-proxy', (Join-Path -Path $winproxyHome -ChildPath "
+                        + "'kube-proxy.exe'), '--record', $record)")
+                .contains("@('rollback', '--name', $target, '--record', $record)");
         assertThat(script).as("the state directory is SYSTEM + Administrators only, owned by Administrators")
                 .contains("Initialize-WinProxyStateDirectory -Path $StateDirectory")
                 .contains("$acl.SetAccessRuleProtection($true, $false)")
