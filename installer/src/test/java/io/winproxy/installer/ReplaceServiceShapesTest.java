@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -175,7 +177,7 @@ class ReplaceServiceShapesTest {
 
     @Test
     void wmcoKeepsItsLogRunnerArgumentsAndDependencyOnlyKubeProxyExeChanges() throws IOException {
-        RecordedScm scm = new RecordedScm("wmco-kube-proxy.txt");
+        RecordedScm scm = new RecordedScm("wmco.txt");
         ServiceConfigApi.ServiceConfig before = scm.config;
 
         Run run = replace(scm);
@@ -193,7 +195,7 @@ class ReplaceServiceShapesTest {
 
     @Test
     void aPlainServiceKeepsEveryArgumentAndBothDependencies() throws IOException {
-        RecordedScm scm = new RecordedScm("sc-create-kube-proxy.txt");
+        RecordedScm scm = new RecordedScm("other-sc-create.txt");
         List<String> before = CommandLine.split(scm.config.binaryPath());
 
         assertThat(replace(scm).code()).isZero();
@@ -206,7 +208,7 @@ class ReplaceServiceShapesTest {
 
     @Test
     void winproxysOwnJavaServiceBecomesKubeProxyExeWithTheAgentsArguments() throws IOException {
-        RecordedScm scm = new RecordedScm("winproxy-java-kube-proxy.txt");
+        RecordedScm scm = new RecordedScm("other-winproxy-java.txt");
 
         assertThat(replace(scm).code()).isZero();
 
@@ -217,8 +219,7 @@ class ReplaceServiceShapesTest {
 
     @Test
     void servicesThatRunNssmAScriptOrAWrapperAreRefusedWithWhatToDoAndLeftAsTheyWere() throws IOException {
-        for (String shape : List.of("aks-kubeproxy.txt", "aks-engine-kubeproxy.txt", "calico-kube-proxy.txt",
-                "sdn-helper-kubeproxy.txt")) {
+        for (String shape : List.of("aks.txt", "aks-engine.txt", "calico.txt", "microsoft-sdn.txt")) {
             RecordedScm scm = new RecordedScm(shape);
             String before = scm.config.binaryPath();
 
@@ -235,14 +236,14 @@ class ReplaceServiceShapesTest {
 
     @Test
     void agentArgumentsBesideAConfigFileAreRefusedAndWithoutOneAppendedSayingSo() throws IOException {
-        RecordedScm wmco = new RecordedScm("wmco-kube-proxy.txt");
+        RecordedScm wmco = new RecordedScm("wmco.txt");
         Run refused = replace(wmco, "--cluster-cidr=10.132.0.0/14");
         assertThat(refused.code()).isEqualTo(InstallerCommand.EXIT_USAGE);
         assertThat(refused.err()).contains("-AgentArgument --cluster-cidr=10.132.0.0/14")
                 .contains("--config C:\\k\\kube-proxy.conf").contains("put these settings into that file");
         assertThat(wmco.binaryPaths).isEmpty();
 
-        RecordedScm plain = new RecordedScm("sc-create-kube-proxy.txt");
+        RecordedScm plain = new RecordedScm("other-sc-create.txt");
         Run appended = replace(plain, "--cluster-cidr=10.244.0.0/16");
         assertThat(appended.code()).isZero();
         assertThat(CommandLine.split(plain.config.binaryPath())).endsWith("--cluster-cidr=10.244.0.0/16");
@@ -251,7 +252,7 @@ class ReplaceServiceShapesTest {
 
     @Test
     void aRollbackPutsTheRecordedBinaryPathBackAndRefusesOverALaterChange() throws IOException {
-        RecordedScm scm = new RecordedScm("wmco-kube-proxy.txt");
+        RecordedScm scm = new RecordedScm("wmco.txt");
         String original = scm.config.binaryPath();
         String record = dir.resolve("kube-proxy.properties").toString();
         assertThat(replace(scm).code()).isZero();
@@ -267,6 +268,37 @@ class ReplaceServiceShapesTest {
         Run refused = installer(scm, "rollback", "--name", "kube-proxy", "--record", record);
         assertThat(refused.code()).isEqualTo(InstallerCommand.EXIT_FAILURE);
         assertThat(refused.err()).contains("was changed after the replacement");
+    }
+
+    /** docs/launcher-families.tsv: id -> columns (the table the runbook's family rows are checked against). */
+    private static Map<String, String[]> families() throws IOException {
+        Path table = Path.of(System.getProperty("winproxy.root", "..")).resolve("docs/launcher-families.tsv");
+        Map<String, String[]> families = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(table, StandardCharsets.UTF_8)) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                String[] columns = line.split("\t");
+                families.put(columns[0], columns);
+            }
+        }
+        return families;
+    }
+
+    @Test
+    void eachRecordedFamilyServiceHasTheNameAndKubeProxyExeOfTheFamilyTable() throws IOException {
+        Map<String, String[]> families = families();
+        for (String id : List.of("wmco", "aks", "aks-engine", "calico", "microsoft-sdn")) {
+            String[] family = families.get(id);
+            assertThat(family).as(id + " in docs/launcher-families.tsv").isNotNull();
+            RecordedScm scm = new RecordedScm(id + ".txt");
+            assertThat(scm.name).as(id).isEqualTo(family[2]);
+            List<String> paths = List.of(family[3].split(";"));
+            List<String> argv = CommandLine.split(scm.config.binaryPath());
+            List<String> named = argv.stream().filter(a -> a.toLowerCase(java.util.Locale.ROOT)
+                    .endsWith("kube-proxy.exe")).toList();
+            // A family whose service runs kube-proxy.exe itself names the table's path; the others run nssm or a
+            // wrapper, which start it from the table's path (the runbook row says so).
+            assertThat(named).as(id).allMatch(paths::contains);
+        }
     }
 
     @Test
