@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * Registers and removes the winproxy service through {@link ServiceConfigApi}: the same result as
@@ -122,32 +123,22 @@ public final class ServiceRegistrar {
      */
     public ServiceReplacement.Plan replace(String name, String kubeProxyExe, List<String> agentArguments,
             Path record) {
-        ServiceConfigApi.Handle manager = api.openManager();
-        try {
-            ServiceConfigApi.Handle service = api.openService(manager, name).orElseThrow(() ->
-                    new RegistrationException("no service named " + name + " to replace",
-                            RegistrationException.SERVICE_DOES_NOT_EXIST));
-            try {
-                ServiceConfigApi.ServiceConfig config = api.queryConfig(service);
-                ServiceReplacement.Plan plan = ServiceReplacement.plan(name, config.binaryPath(), kubeProxyExe,
-                        agentArguments);
-                ServiceConfigApi.StoredSettings recovery = api.query(service);
-                writeRecord(record, name, config.binaryPath(), plan.binaryPath());
-                api.setBinaryPath(service, plan.binaryPath());
-                List<String> notes = new ArrayList<>(plan.notes());
-                notes.add("kept: account " + config.account() + ", dependencies "
-                        + (config.dependencies().isEmpty() ? "none" : String.join(",", config.dependencies()))
-                        + ", recovery actions " + (recovery.restartDelaysMillis().isEmpty() ? "none"
-                        : recovery.restartDelaysMillis() + " ms, reset after " + recovery.resetPeriodSeconds() + " s")
-                        + ", start type and description");
-                notes.add("previous binary path saved in " + record + " (rollback puts it back)");
-                return new ServiceReplacement.Plan(plan.binaryPath(), notes);
-            } finally {
-                api.close(service);
-            }
-        } finally {
-            api.close(manager);
-        }
+        return withService(name, "replace", service -> {
+            ServiceConfigApi.ServiceConfig config = api.queryConfig(service);
+            ServiceReplacement.Plan plan = ServiceReplacement.plan(name, config.binaryPath(), kubeProxyExe,
+                    agentArguments);
+            ServiceConfigApi.StoredSettings recovery = api.query(service);
+            writeRecord(record, name, config.binaryPath(), plan.binaryPath());
+            api.setBinaryPath(service, plan.binaryPath());
+            List<String> notes = new ArrayList<>(plan.notes());
+            notes.add("kept: account " + config.account() + ", dependencies "
+                    + (config.dependencies().isEmpty() ? "none" : String.join(",", config.dependencies()))
+                    + ", recovery actions " + (recovery.restartDelaysMillis().isEmpty() ? "none"
+                    : recovery.restartDelaysMillis() + " ms, reset after " + recovery.resetPeriodSeconds() + " s")
+                    + ", start type and description");
+            notes.add("previous binary path saved in " + record + " (rollback puts it back)");
+            return new ServiceReplacement.Plan(plan.binaryPath(), notes);
+        });
     }
 
     /**
@@ -158,19 +149,26 @@ public final class ServiceRegistrar {
      */
     public String rollback(String name, Path record) {
         Properties saved = readRecord(record, name);
+        return withService(name, "roll back", service -> {
+            String now = api.queryConfig(service).binaryPath();
+            if (!now.equals(saved.getProperty("replacement"))) {
+                throw new RegistrationException("service " + name + " was changed after the replacement (it runs "
+                        + now + "); not rolling back over that", 0);
+            }
+            api.setBinaryPath(service, saved.getProperty("previous"));
+            return saved.getProperty("previous");
+        });
+    }
+
+    /** Runs {@code action} on the service {@code name} (which must exist), closing every handle afterwards. */
+    private <T> T withService(String name, String purpose, Function<ServiceConfigApi.Handle, T> action) {
         ServiceConfigApi.Handle manager = api.openManager();
         try {
             ServiceConfigApi.Handle service = api.openService(manager, name).orElseThrow(() ->
-                    new RegistrationException("no service named " + name + " to roll back",
+                    new RegistrationException("no service named " + name + " to " + purpose,
                             RegistrationException.SERVICE_DOES_NOT_EXIST));
             try {
-                String now = api.queryConfig(service).binaryPath();
-                if (!now.equals(saved.getProperty("replacement"))) {
-                    throw new RegistrationException("service " + name + " was changed after the replacement (it runs "
-                            + now + "); not rolling back over that", 0);
-                }
-                api.setBinaryPath(service, saved.getProperty("previous"));
-                return saved.getProperty("previous");
+                return action.apply(service);
             } finally {
                 api.close(service);
             }
