@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  */
 public final class StartupFailureReporter {
     /** The event source in the Application log. */
-    public static final String EVENT_SOURCE = "winproxy";
+    public static final String EVENT_SOURCE = EventSource.NAME;
     /** The event ID of a failed start. */
     public static final int EVENT_ID = 1000;
 
@@ -71,24 +71,11 @@ public final class StartupFailureReporter {
         try {
             EventLogApi api = eventLog.get();
             if (asService(args) || !api.hasConsole()) {
-                registerSource(api);
+                EventSource.registerQuietly(api);
                 api.report(EVENT_SOURCE, EventLogApi.ERROR_TYPE, EVENT_ID, line);
             }
         } catch (RuntimeException | LinkageError e) {
             // Best effort: the line is on standard error already.
-        }
-    }
-
-    /**
-     * Registers the event source when this process may (elevated, as a service is), so that the event shows the
-     * line without Windows' "description cannot be found" preamble even where install-service.ps1 did not run
-     * (kube-proxy.exe swapped in under another launcher). Best effort: unregistered, the event is still written.
-     */
-    private static void registerSource(EventLogApi api) {
-        try {
-            api.registerSource(EVENT_SOURCE);
-        } catch (RuntimeException e) {
-            // Not elevated, or the registry refused: report under the unregistered source.
         }
     }
 
