@@ -458,6 +458,14 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
         return state == null ? new ProxyState() : state;
     }
 
+    /** What a status read sees now; sync thread only. */
+    SyncView view() {
+        PolicySnapshot snapshot = lastSnapshot;
+        return new SyncView(SyncView.AGENT, nodeName, snapshot != null, state(), snapshot == null ? null
+                : snapshot.desired(), snapshot == null ? families : snapshot.families(), dataplane.journal(),
+                List.of(), tracker.book(), dataplane::backoff, clock.instant());
+    }
+
     /**
      * Runs {@code read} on the sync thread between syncs, so that it sees one consistent state (what {@code winproxy
      * status} asks the running agent).
@@ -468,11 +476,7 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
         try {
             scheduler.schedule(Duration.ZERO, () -> {
             try {
-                PolicySnapshot snapshot = lastSnapshot;
-                answer.complete(read.apply(new SyncView(SyncView.AGENT, nodeName, snapshot != null, state(),
-                        snapshot == null ? null : snapshot.desired(), snapshot == null ? families
-                        : snapshot.families(), dataplane.journal(), List.of(), tracker.book(), dataplane::backoff,
-                        clock.instant())));
+                answer.complete(read.apply(view()));
             } catch (RuntimeException e) {
                 answer.completeExceptionally(e);
             }
