@@ -218,7 +218,7 @@ class StatusCommandIT {
         Eventually.await(TIMEOUT, "every port programmed", () -> states(askAgent()).equals(PROGRAMMED));
         String id = port(askAgent(), "default/web:http").loadBalancers().get(0).id();
         CliRunner.Result deleted = CliRunner.run("hns", "delete", "load-balancer", id, "--hns-state",
-                stateFile.toString());
+                stateFile.toString(), "--state-dir", stateDir.toString());
         assertThat(deleted.exitCode()).as(deleted.err()).isZero();
 
         Eventually.await(TIMEOUT, "the repair counted", () -> {
