@@ -292,8 +292,8 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
                     dataplane.modifySupported(), dataplane.hostChanges(), periodic);
             long plannedAt = System.nanoTime();
-            RepairDetector.Candidates repairs = RepairDetector.before(plan, dataplane.journal(), sequence == 0,
-                    outageSinceLastSync);
+            RepairDetector.Candidates repairs = RepairDetector.before(plan, observed, dataplane.journal(),
+                    sequence == 0, outageSinceLastSync);
             ApplyResult result;
             try {
                 result = dataplane.apply(plan, applyBound);

@@ -15,6 +15,7 @@ import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.emulator.HnsObjectKind;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.hns.model.LoadBalancerPortMapping;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
@@ -168,6 +169,41 @@ class ProgrammingStatusTest {
 
         scheduler.advanceMillis(90_000);
         assertThat(metrics.repairs).as("counted once").containsOnly(Map.entry("load_balancer,deleted_out_of_band", 1));
+    }
+
+    @Test
+    void aLoadBalancerChangedBehindWinproxysBackIsCorrectedAndCountedWhenTheDriftCheckFindsIt() {
+        listed();
+        scheduler.advanceMillis(1000);
+        HostComputeLoadBalancer lb = hns.listLoadBalancers().get(0);
+        LoadBalancerPortMapping pm = lb.portMappings().get(0);
+        hns.modifyLoadBalancer(lb.id(), new HostComputeLoadBalancer(null, lb.hostComputeEndpoints(), lb.sourceVip(),
+                lb.frontendVips(), List.of(new LoadBalancerPortMapping(pm.protocol(), 9999, pm.externalPort(),
+                pm.distributionType(), pm.flags())), lb.schemaVersion(), lb.flags()));
+
+        // Every owned object is re-read once per drift period (10 minutes by default).
+        scheduler.advanceMillis(11 * 60_000);
+        assertThat(hns.listLoadBalancers()).singleElement()
+                .satisfies(now -> assertThat(now.portMappings().get(0).internalPort()).isEqualTo(8080));
+        assertThat(metrics.repairs).containsOnly(Map.entry("load_balancer,changed_out_of_band", 1));
+        assertThat(events).filteredOn(e -> e.contains("Repaired")).singleElement().asString()
+                .isEqualTo("Normal Repaired Service default/web: Corrected ClusterIP load balancer 10.96.0.80:80/TCP"
+                        + " for port default/web:http: it was changed behind winproxy's back");
+    }
+
+    @Test
+    void whatAnHnsRestartLostIsRecreatedAndCountedAsAnHnsRestartRepair() {
+        listed();
+        scheduler.advanceMillis(1000);
+        hns.restartHns();
+        hns.faults().failNext(HnsCall.ENUMERATE, HnsObjectKind.LOAD_BALANCER, 1, HResults.ERROR_SERVICE_NOT_ACTIVE);
+
+        scheduler.advanceMillis(31_000);
+        scheduler.advanceMillis(31_000);
+        assertThat(hns.listLoadBalancers()).hasSize(1);
+        assertThat(metrics.repairs).containsOnly(Map.entry("load_balancer,hns_restart", 1));
+        assertThat(events).filteredOn(e -> e.contains("Repaired")).singleElement().asString()
+                .contains("HNS lost it while it restarted");
     }
 
     @Test
