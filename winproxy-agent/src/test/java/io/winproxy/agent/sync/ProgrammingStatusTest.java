@@ -207,6 +207,22 @@ class ProgrammingStatusTest {
     }
 
     @Test
+    void statusPagesFollowServicePortOrderAndHoldAtMostTheLimit() {
+        listed();
+        loop.onService(null, service("api", "10.96.0.82"));
+        scheduler.advanceMillis(1000);
+        StatusReport.Document first = StatusReport.build(loop.view(), null, 2, null);
+        assertThat(first.servicePorts()).extracting(ServicePortStatus::servicePort)
+                .containsExactly("default/api:http", "default/empty:http");
+        assertThat(first.next()).isEqualTo("default/empty:http");
+        StatusReport.Document second = StatusReport.build(loop.view(), null, 2, first.next());
+        assertThat(second.servicePorts()).extracting(ServicePortStatus::servicePort)
+                .containsExactly("default/web:http");
+        assertThat(second.next()).isNull();
+        assertThat(StatusReport.Document.parse(second.json())).isEqualTo(second);
+    }
+
+    @Test
     void aServiceWithoutEndpointsIsNotProgrammedForWantOfReadyEndpoints() {
         listed();
         scheduler.advanceMillis(1000);
