@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -125,6 +127,11 @@ public final class HResults {
     /** An English summary of the HRESULT's meaning, empty when the code is not in the table. */
     public static Optional<String> message(int hresult) {
         return Optional.ofNullable(TABLE.get(hresult)).map(Entry::message);
+    }
+
+    /** Every failure code this class names (all its constants but {@code S_OK}), in declaration order. */
+    public static List<Integer> failureCodes() {
+        return TABLE.keySet().stream().filter(HResults::failed).toList();
     }
 
     /** The code of a symbolic name ({@code "HCN_E_PORT_ALREADY_EXISTS"}, case-insensitive), if known. */
@@ -256,6 +263,6 @@ public final class HResults {
         if (!unknown.isEmpty()) {
             throw new IllegalStateException("hresult-messages.properties names no constant: " + unknown);
         }
-        return Map.copyOf(m);
+        return Collections.unmodifiableMap(m);
     }
 }

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsErrors;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,14 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DecodedErrorExplainTest {
     private final HnsExplainer explainer = new HnsExplainer();
 
-    static List<Integer> codes() throws IllegalAccessException {
-        List<Integer> codes = new ArrayList<>();
-        for (Field f : HResults.class.getFields()) {
-            if (f.getType() == int.class && Modifier.isStatic(f.getModifiers()) && f.getInt(null) != HResults.S_OK) {
-                codes.add(f.getInt(null));
-            }
-        }
-        return codes;
+    static List<Integer> codes() {
+        return HResults.failureCodes();
     }
 
     @ParameterizedTest(name = "{0}")

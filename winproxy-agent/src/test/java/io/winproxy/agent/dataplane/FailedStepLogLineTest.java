@@ -17,10 +17,7 @@ import io.winproxy.hns.explain.Explanation;
 import io.winproxy.hns.explain.HnsExplainer;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanStep;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -38,14 +35,8 @@ class FailedStepLogLineTest {
     private final Logger executionLogger = (Logger) LoggerFactory.getLogger(Execution.class);
     private final ListAppender<ILoggingEvent> captured = new ListAppender<>();
 
-    static List<Integer> codes() throws IllegalAccessException {
-        List<Integer> codes = new ArrayList<>();
-        for (Field f : HResults.class.getFields()) {
-            if (f.getType() == int.class && Modifier.isStatic(f.getModifiers()) && f.getInt(null) != HResults.S_OK) {
-                codes.add(f.getInt(null));
-            }
-        }
-        return codes;
+    static List<Integer> codes() {
+        return HResults.failureCodes();
     }
 
     @BeforeEach

@@ -2,9 +2,6 @@ package io.winproxy.agent.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.winproxy.agent.health.ProxierHealth;
-import io.winproxy.agent.health.ProxyHealthServer;
-import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.agent.status.ServicePortStatus;
 import io.winproxy.agent.status.StatusReport;
@@ -16,14 +13,9 @@ import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.emulator.HnsObjectKind;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
-import io.winproxy.policy.desired.PolicyCalculator;
-import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.ServiceInfo;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,14 +64,9 @@ class ProgrammingStatusTest {
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
         host.syncLocalEndpoints(Set.of("10.244.1.5"));
-        EventRecorder recorder = (kind, ns, name, type, reason, message) ->
-                events.add(type + " " + reason + " " + kind + " " + ns + "/" + name + ": " + message);
-        ProxyHealthServer health = new ProxyHealthServer(null, new ProxierHealth(Duration.ofSeconds(60),
-                Clock.systemUTC()), false, "win-a", AgentMetrics.NOOP, recorder, Duration.ofSeconds(1));
-        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
-                NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
-                Instant.EPOCH);
-        loop = L2BridgeLoop.start(engine, hns, health, metrics, recorder, scheduler, r -> { });
+        loop = L2BridgeLoop.startDefault(hns, metrics,
+                (kind, ns, name, type, reason, message) -> events.add(type + " " + reason + " " + kind + " " + ns
+                        + "/" + name + ": " + message), scheduler);
         loop.onNodeSynced();
     }
 
