@@ -42,11 +42,16 @@ final class L2BridgeLoop {
      */
     static ProxySyncLoop startDefault(HnsEmulator hns, AgentMetrics metrics, EventRecorder recorder,
                                       ManualScheduler scheduler) {
+        return startDefault(hns, PolicyConfig.defaults(), metrics, recorder, scheduler);
+    }
+
+    /** As {@link #startDefault(HnsEmulator, AgentMetrics, EventRecorder, ManualScheduler)} with {@code policy}. */
+    static ProxySyncLoop startDefault(HnsEmulator hns, PolicyConfig policy, AgentMetrics metrics,
+                                      EventRecorder recorder, ManualScheduler scheduler) {
         ProxyHealthServer health = new ProxyHealthServer(null, new ProxierHealth(
                 Duration.ofSeconds(60), Clock.systemUTC()), false, "win-a", AgentMetrics.NOOP, recorder,
                 Duration.ofSeconds(1));
-        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(),
-                List.of()),
+        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(policy, List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
                 Instant.EPOCH);
         return start(engine, hns, health, metrics, recorder, scheduler, r -> { });

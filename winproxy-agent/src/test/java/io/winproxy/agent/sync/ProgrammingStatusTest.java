@@ -13,6 +13,7 @@ import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.emulator.HnsObjectKind;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
+import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.ServiceInfo;
@@ -207,6 +208,33 @@ class ProgrammingStatusTest {
                 .containsExactly("default/web:http");
         assertThat(second.next()).isNull();
         assertThat(StatusReport.Document.parse(second.json())).isEqualTo(second);
+    }
+
+    @Test
+    void backendsCutByTheBackendLimitAreANoteOfAProgrammedPortAndAWarningEvent() {
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");
+        host.syncLocalEndpoints(Set.of("10.244.1.5", "10.244.1.6"));
+        loop.stop();
+        loop = L2BridgeLoop.startDefault(hns, PolicyConfig.defaults().withMaxBackendsPerLoadBalancer(1), metrics,
+                (kind, ns, name, type, reason, message) -> events.add(type + " " + reason + " " + kind + " " + ns
+                        + "/" + name + ": " + message), scheduler);
+        loop.onNodeSynced();
+        loop.onService(null, service("web", "10.96.0.80"));
+        loop.onEndpointSlice(null, new EndpointSliceInfo("default", "web-1", "web", "IPv4",
+                List.of(new EndpointSliceInfo.SlicePort("http", "TCP", 8080)), List.of(
+                        new EndpointSliceInfo.SliceEndpoint(List.of("10.244.1.5"), true, null, null, "win-a", null,
+                                null, null),
+                        new EndpointSliceInfo.SliceEndpoint(List.of("10.244.1.6"), true, null, null, "win-a", null,
+                                null, null)), null));
+        loop.onServicesSynced();
+        loop.onEndpointSlicesSynced();
+        scheduler.advanceMillis(1000);
+
+        ServicePortStatus web = status("default/web");
+        assertThat(web.state()).isEqualTo("programmed");
+        assertThat(web.backends()).isEqualTo(new ServicePortStatus.Backends(2, 2, 1, 1));
+        assertThat(web.notes()).singleElement().asString().startsWith("backends cut by a backend limit: port http/TCP:");
+        assertThat(events).filteredOn(e -> e.startsWith("Warning TooManyBackends Service default/web")).hasSize(1);
     }
 
     @Test
