@@ -133,9 +133,9 @@ public final class StatusCalculator {
             if (current) {
                 inHns += lb.backends().size();
             }
-            lbs.add(new ServicePortStatus.LoadBalancer(id == null ? "" : id, lb.key().toString(), lb.kind().displayName(), lb.dsr(),
-                    lb.distributionType() == HnsFlags.DISTRIBUTION_SOURCE_IP, current ? lb.backends().size() : 0,
-                    current));
+            lbs.add(new ServicePortStatus.LoadBalancer(id == null ? "" : id, lb.key().toString(),
+                    lb.kind().displayName(), lb.dsr(), lb.distributionType() == HnsFlags.DISTRIBUTION_SOURCE_IP,
+                    current ? lb.backends().size() : 0, current));
         }
         int ready = (int) endpoints.stream().filter(e -> e.ready() || e.servingTerminating()).count();
         boolean anyLocal = endpoints.stream().anyMatch(e -> e.local() && (e.ready() || e.servingTerminating()));
@@ -143,7 +143,7 @@ public final class StatusCalculator {
         List<PolicyWarning> warnings = in.warningsByService().getOrDefault(name.serviceKey(), List.of());
         boolean cut = false;
         for (PolicyWarning w : warnings) {
-            if (CUT_REASONS.contains(w.reason()) && w.message().contains(ServicePortPolicyLabel.of(info))) {
+            if (CUT_REASONS.contains(w.reason()) && w.message().contains(policyPortLabel(info))) {
                 cut = true;
                 notes.add("backends cut by a backend limit: " + w.message());
             }
@@ -161,8 +161,9 @@ public final class StatusCalculator {
         Instant nextTry = null;
         if (entry != null && entry.failing()) {
             state = ServicePortStatus.FAILED;
-            reason = entry.lastError() == null ? "an HNS step failed" : entry.lastError().name() + ": "
-                    + entry.lastError().cause();
+            ServicePortStatus.LastError e = entry.lastError();
+            reason = e == null ? "an HNS step failed" : e.hresult().isEmpty() ? e.message()
+                    : e.name() + ": " + e.cause();
             nextTry = entry.nextTry();
         } else if (entry != null && entry.pending()) {
             state = ServicePortStatus.PENDING;
@@ -227,14 +228,9 @@ public final class StatusCalculator {
         return t == null ? null : t.toString();
     }
 
-    /** The "port" label policy warnings use for a service port (kept here so warnings can be matched to ports). */
-    static final class ServicePortPolicyLabel {
-        private ServicePortPolicyLabel() {
-        }
-
-        static String of(ServicePortInfo info) {
-            return "port " + (info.name().port().isEmpty() ? Integer.toString(info.port()) : info.name().port()) + "/"
-                    + info.protocol() + ":";
-        }
+    /** How policy warnings name a port ("port http/TCP:"), so that a Service's warnings can be matched to its ports. */
+    private static String policyPortLabel(ServicePortInfo info) {
+        return "port " + (info.name().port().isEmpty() ? Integer.toString(info.port()) : info.name().port()) + "/"
+                + info.protocol() + ":";
     }
 }

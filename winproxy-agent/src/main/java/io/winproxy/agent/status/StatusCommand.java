@@ -11,7 +11,6 @@ import io.winproxy.agent.config.ProxyConfig;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,7 +28,6 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "status", description = "Show the state of each Service port on this node: programmed, pending, "
         + "failed (with the HNS error decoded) or not programmed (and why); asks the running agent, else computes it.")
 public final class StatusCommand implements Callable<Integer> {
-    private static final Pattern SERVICE = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?");
 
     @ParentCommand
     RootCommand root;
@@ -55,7 +53,7 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws ConfigException {
         CliContext context = root.context();
-        if (service != null && !SERVICE.matcher(service).matches()) {
+        if (service != null && !StatusReport.isServiceName(service)) {
             throw new UsageException("NAMESPACE/NAME: expected a Service as namespace/name, got '" + service + "'");
         }
         StatusReport.Document doc = null;

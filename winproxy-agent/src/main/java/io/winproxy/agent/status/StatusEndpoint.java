@@ -6,7 +6,6 @@ import io.winproxy.agent.health.HttpResponses;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * {@code GET /status/services} on the metrics server (loopback by default): the running agent's per-port status as
@@ -19,7 +18,6 @@ import java.util.regex.Pattern;
 public final class StatusEndpoint {
     public static final String PATH = "/status/services";
     static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final Pattern SERVICE = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?");
 
     private final StatusSource source;
 
@@ -32,7 +30,7 @@ public final class StatusEndpoint {
             return HttpResponses.of(405, HttpResponses.TEXT, "only GET\n", Map.of("Allow", "GET, HEAD"));
         }
         String service = request.parameter("service");
-        if (service != null && !SERVICE.matcher(service).matches()) {
+        if (service != null && !StatusReport.isServiceName(service)) {
             return badRequest("service: expected NAMESPACE/NAME, got '" + service + "'");
         }
         int limit = StatusReport.DEFAULT_LIMIT;

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The status document: every Service port of one Service, or of all, on this node ({@link StatusCalculator} per
@@ -24,6 +25,9 @@ public final class StatusReport {
     /** The most ports one page holds. */
     public static final int MAX_LIMIT = 1000;
     public static final int DEFAULT_LIMIT = 500;
+
+    private static final Pattern SERVICE = Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?");
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -63,6 +67,11 @@ public final class StatusReport {
     }
 
     private StatusReport() {
+    }
+
+    /** Whether {@code text} names a Service as {@code namespace/name} (DNS labels, as Kubernetes requires). */
+    public static boolean isServiceName(String text) {
+        return SERVICE.matcher(text).matches();
     }
 
     /**

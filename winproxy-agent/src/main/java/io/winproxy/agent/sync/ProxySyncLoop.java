@@ -423,7 +423,8 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
             hnsUnavailableSince = clock.instant();
             logger.atWarn().setMessage("HNS is unavailable; keeping all state, backing off")
                     .addKeyValue("operation", e.operation()).addKeyValue("err", HResults.describe(e.hresult()))
-                    .addKeyValue("hresult", HnsErrors.diagnose(e).hex()).addKeyValue("cause", HnsErrors.diagnose(e).cause())
+                    .addKeyValue("hresult", HnsErrors.diagnose(e).hex())
+                    .addKeyValue("cause", HnsErrors.diagnose(e).cause())
                     .addKeyValue("retryIn", retryPeriod.toSeconds() + "s").log();
         } else {
             logger.atDebug().setMessage("HNS still unavailable").addKeyValue("err", e.getMessage()).log();
