@@ -57,8 +57,8 @@ public record ServicePortStatus(String service, String port, String protocol, St
      * @param inSlices endpoints of the port in its EndpointSlices (any condition)
      * @param ready    of those, ready (or serving-terminating, which the policy may fall back to)
      * @param chosen   distinct backends this node's load balancers use (after traffic policies, topology and limits)
-     * @param inHns    backends the HNS load balancers hold now: as winproxy wrote them (the ownership journal) for an
-     *                 up-to-date load balancer, as read from HNS otherwise
+     * @param inHns    distinct backends the port's HNS load balancers hold now, as winproxy wrote them (the ownership
+     *                 journal) to the up-to-date ones
      */
     public record Backends(int inSlices, int ready, int chosen, int inHns) {
     }

@@ -122,7 +122,7 @@ public final class StatusCalculator {
         steps.forEach(s -> touchedKeys.add(s.object()));
         List<ServicePortStatus.LoadBalancer> lbs = new ArrayList<>();
         TreeSet<String> chosen = new TreeSet<>();
-        int inHns = 0;
+        TreeSet<String> held = new TreeSet<>();
         boolean missing = false;
         for (DesiredLoadBalancer lb : desired) {
             chosen.addAll(lb.backends());
@@ -131,7 +131,7 @@ public final class StatusCalculator {
             boolean current = (id == null || !id.isEmpty()) && !touchedKeys.contains(lb.key().toString());
             missing |= id != null && id.isEmpty();
             if (current) {
-                inHns += lb.backends().size();
+                held.addAll(lb.backends());
             }
             lbs.add(new ServicePortStatus.LoadBalancer(id == null ? "" : id, lb.key().toString(),
                     lb.kind().displayName(), lb.dsr(), lb.distributionType() == HnsFlags.DISTRIBUTION_SOURCE_IP,
@@ -188,7 +188,7 @@ public final class StatusCalculator {
         Long latency = lastChange != null && programmedAt != null && !programmedAt.isBefore(lastChange)
                 ? programmedAt.toEpochMilli() - lastChange.toEpochMilli() : null;
         return new ServicePortStatus(name.serviceKey(), name.port(), info.protocol().name(), state, reason,
-                iso(nextTry), frontends, new ServicePortStatus.Backends(endpoints.size(), ready, chosen.size(), inHns),
+                iso(nextTry), frontends, new ServicePortStatus.Backends(endpoints.size(), ready, chosen.size(), held.size()),
                 lbs, iso(lastChange), iso(programmedAt), latency, entry == null ? null : entry.lastError(), notes);
     }
 

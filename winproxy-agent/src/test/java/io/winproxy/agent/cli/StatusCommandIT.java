@@ -15,11 +15,8 @@ import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.status.ServicePortStatus;
 import io.winproxy.agent.status.StatusReport;
-import io.winproxy.hns.HResults;
 import io.winproxy.hns.emulator.EmulatedHost;
-import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
-import io.winproxy.hns.emulator.HnsObjectKind;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code winproxy status} end to end: the real agent in-process (informers against fabric8's CRUD mock server, the
  * sync loop, the dataplane over an emulated HNS kept in a state file), asked over its metrics server; then, with the
- * agent stopped, the same command computing the status from the API server, the HNS state file and the journal.
+ * agent stopped, the same command computing the status from the API server, the HNS state file and the journal. Faults
+ * and deletions go through the commands an operator runs ({@code hns fault}, {@code hns delete}) on the same host.
  */
 class StatusCommandIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -187,8 +185,10 @@ class StatusCommandIT {
             throws Exception {
         startAgent();
         Eventually.await(TIMEOUT, "every port programmed", () -> states(askAgent()).equals(PROGRAMMED));
-        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 1_000_000,
-                HResults.HCN_E_PORT_ALREADY_EXISTS);
+        CliRunner.Result fault = CliRunner.run("hns", "fault", "set", "--hns-state", stateFile.toString(),
+                "--fail-next", "1000000", "--call", "create", "--object", "load-balancer", "--hresult",
+                "HCN_E_PORT_ALREADY_EXISTS");
+        assertThat(fault.exitCode()).as(fault.err()).isZero();
         serve("broken", "10.96.0.60", "10.244.1.5@win-a");
         Eventually.await(TIMEOUT, "default/broken failed",
                 () -> "failed".equals(states(askAgent()).get("default/broken:http")));
@@ -202,7 +202,8 @@ class StatusCommandIT {
         assertThat(events("FailedToProgram").get(0).getInvolvedObject().getName()).isEqualTo("broken");
         assertThat(events("FailedToProgram").get(0).getMessage()).contains("0x803B0013 HCN_E_PORT_ALREADY_EXISTS");
 
-        hns.faults().clear();
+        CliRunner.Result cleared = CliRunner.run("hns", "fault", "clear", "--hns-state", stateFile.toString());
+        assertThat(cleared.exitCode()).as(cleared.err()).isZero();
         Eventually.await(TIMEOUT, "default/broken programmed",
                 () -> "programmed".equals(states(askAgent()).get("default/broken:http")));
         Eventually.await(TIMEOUT, "a Programmed Event", () -> events("Programmed").size() == 1);
