@@ -18,6 +18,7 @@ import io.winproxy.agent.status.SyncView;
 import io.winproxy.hns.HResults;
 import io.winproxy.hns.HnsErrors;
 import io.winproxy.hns.HnsException;
+import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.PolicyWarning;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.desired.NetworkType;
@@ -135,7 +136,9 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
     private final AtomicReference<Instant> changeQueuedAt = new AtomicReference<>();
     /** HNS was unavailable since the last successful sync (what vanished meanwhile, an HNS restart lost). */
     private boolean outageSinceLastSync;
-    private PolicySnapshot lastSnapshot;
+    /** The desired state and families of the last sync that reached HNS (what a status read sees); null before one. */
+    private DesiredState lastDesired;
+    private List<IpFamily> lastFamilies;
     private final Duration retryPeriod;
     private final Duration applyBound;
     /** When HNS started to be unavailable (the first failed sync of an outage), or null. */
@@ -304,7 +307,8 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
             policy.planApplied(result.complete());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             outageSinceLastSync = false;
-            lastSnapshot = snapshot;
+            lastDesired = snapshot.desired();
+            lastFamilies = snapshot.families();
             report(snapshot, plan, result);
             trackProgramming(snapshot, plan, result, queuedAt, repairs);
             SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took,
@@ -461,10 +465,9 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
 
     /** What a status read sees now; sync thread only. */
     SyncView view() {
-        PolicySnapshot snapshot = lastSnapshot;
-        return new SyncView(SyncView.AGENT, nodeName, snapshot != null, state(), snapshot == null ? null
-                : snapshot.desired(), snapshot == null ? families : snapshot.families(), dataplane.journal(),
-                List.of(), tracker.book(), dataplane::backoff, clock.instant());
+        return new SyncView(SyncView.AGENT, nodeName, lastDesired != null, state(), lastDesired,
+                lastDesired == null ? families : lastFamilies, dataplane.journal(), List.of(), tracker.book(),
+                dataplane::backoff, clock.instant());
     }
 
     /**
