@@ -19,6 +19,12 @@ import java.util.Optional;
 public final class AgentStatusClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private String problem = "";
+
+    /** Why the last {@link #fetch} came back empty, one phrase ("none answered at ...", "... answered 503"). */
+    public String problem() {
+        return problem;
+    }
 
     /**
      * The loopback address to ask for an agent whose {@code metricsBindAddress} is {@code bind} ("0.0.0.0:10249" is
@@ -61,13 +67,17 @@ public final class AgentStatusClient {
                 HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(uri.toString()))
                         .timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (answer.statusCode() != 200) {
+                    problem = "the agent at " + address + " answered " + answer.statusCode()
+                            + (answer.statusCode() == 503 ? " (its sync thread is busy)" : "");
                     return Optional.empty();
                 }
                 page = StatusReport.Document.parse(answer.body());
             } catch (IOException | RuntimeException e) {
+                problem = "none answered at " + address;
                 return Optional.empty();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                problem = "interrupted";
                 return Optional.empty();
             }
             ports.addAll(page.servicePorts());

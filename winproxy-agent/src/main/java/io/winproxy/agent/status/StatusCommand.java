@@ -63,8 +63,9 @@ public final class StatusCommand implements Callable<Integer> {
             Optional<String> address = agent != null ? Optional.of(agent)
                     : AgentStatusClient.loopbackOf(config.metricsBindAddress());
             if (address.isPresent()) {
-                asked = address.get();
-                doc = new AgentStatusClient().fetch(asked, service).orElse(null);
+                AgentStatusClient client = new AgentStatusClient();
+                doc = client.fetch(address.get(), service).orElse(null);
+                asked = client.problem();
             }
         }
         if (doc == null) {
@@ -73,7 +74,11 @@ public final class StatusCommand implements Callable<Integer> {
                     model.snapshot().desired(), model.snapshot().families(), model.journal(), model.plan().steps(),
                     null, null, Instant.now());
             doc = StatusReport.build(view, service, Integer.MAX_VALUE, null).from("computed without an agent"
-                    + (asked == null ? "" : " (none answered at " + asked + ")") + " from " + model.inputs());
+                    + (asked == null ? "" : " (" + asked + ")") + " from " + model.inputs());
+        }
+        if (doc.servicePorts().isEmpty() && service != null) {
+            context.err().println("winproxy: status: no ports of " + service + " (no such Service, or one winproxy does"
+                    + " not proxy: headless, ExternalName or with a service-proxy-name)");
         }
         if (output == OutputFormat.json) {
             context.out().println(doc.json());
