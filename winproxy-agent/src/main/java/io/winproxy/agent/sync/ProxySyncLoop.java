@@ -63,8 +63,9 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the {@link ClusterEventHandler} methods are called on informer threads; {@link #syncOnce()}
  * only ever runs on the runner's thread.
  *
- * <p>About 500 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
- * health, metrics, events and logs; the work itself is in the policy engine and the dataplane.
+ * <p>About 570 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
+ * health, metrics, events and logs, and the one thread status reads run on; the work itself is in the policy engine,
+ * the dataplane and the programming tracker ({@link ProgrammingTracker}).
  */
 public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
     private static final Logger logger = LoggerFactory.getLogger(ProxySyncLoop.class);
