@@ -50,9 +50,11 @@ public interface PolicyEngine {
 
     /**
      * The trackers' state (service ports and endpoints) as the last {@link #compute} applied it; sync thread only.
-     * Read by {@code winproxy status}.
+     * Read by {@code winproxy status}; null from an engine without trackers (status then shows no ports).
      */
-    ProxyState state();
+    default ProxyState state() {
+        return null;
+    }
 
     /** This node's network as the last {@link #compute} saw it (source VIP, host MAC, type); null before one. */
     default NodeNetwork lastNodeNetwork() {
