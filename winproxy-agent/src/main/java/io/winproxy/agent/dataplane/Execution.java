@@ -314,7 +314,7 @@ final class Execution implements PlanStep.Visitor<Void> {
         List<HcnPolicy> policies = ex.policiesByPa.computeIfAbsent(desired.providerAddress(),
                 HcnTranslator::providerAddressPolicies);
         HostComputeEndpoint doc = HcnTranslator.toHcn(desired, policies);
-        String actual = ex.ids.create(IdChoice.Kind.ENDPOINT, id,
+        String actual = ex.ids.create(IdChoice.Kind.ENDPOINT, desired.ip(), id,
                 sent -> session.createEndpoint(sent == null ? doc : doc.withId(sent)).id(),
                 got -> ex.hns.getEndpoint(got).isPresent(), () -> result.writes++);
         reserved.used(step);
@@ -481,7 +481,7 @@ final class Execution implements PlanStep.Visitor<Void> {
         List<String> refs = backends.refs(desired);
         List<String> endpointIds = BackendRefs.resolved(desired, refs);
         HostComputeLoadBalancer doc = HcnTranslator.toHcn(desired, endpointIds);
-        String actual = ex.ids.create(IdChoice.Kind.LOAD_BALANCER, id,
+        String actual = ex.ids.create(IdChoice.Kind.LOAD_BALANCER, desired.key().toString(), id,
                 sent -> ex.hns.createLoadBalancer(sent == null ? doc : doc.withId(sent)).id(),
                 got -> ex.hns.getLoadBalancer(got).isPresent(), () -> result.writes++);
         if (!actual.equals(id)) {

@@ -164,10 +164,16 @@ public final class HnsDataplane {
         if (present) {
             return false;
         }
-        // The fields upstream sends (IP, MAC, network; no name, no prefix length).
-        HostComputeEndpoint created = hns.createEndpoint(network.id(), HostComputeEndpoint.local(network.id(),
-                null, sourceVip, 0, hostMac == null || hostMac.isEmpty() ? null : hostMac)
-                .withId(HnsIds.newId(ThreadLocalRandom.current())));
+        // The fields upstream sends (IP, MAC, network; no name, no prefix length). Through IdChoice like every
+        // create: on a fresh overlay node this is the process's first endpoint create.
+        HostComputeEndpoint doc = HostComputeEndpoint.local(network.id(), null, sourceVip, 0,
+                hostMac == null || hostMac.isEmpty() ? null : hostMac);
+        HostComputeEndpoint[] answered = new HostComputeEndpoint[1];
+        String id = ids.create(IdChoice.Kind.ENDPOINT, "source VIP " + sourceVip, ids.reserve(), sent -> {
+            answered[0] = hns.createEndpoint(network.id(), sent == null ? doc : doc.withId(sent));
+            return answered[0].id();
+        }, got -> hns.getEndpoint(got).isPresent(), () -> { });
+        HostComputeEndpoint created = answered[0].withId(id);
         logger.info("Created the source VIP endpoint {} for {} (MAC {}) on network {}", created.id(), sourceVip,
                 hostMac == null || hostMac.isEmpty() ? "unknown" : hostMac, networkName);
         observer.rememberCreated(created);

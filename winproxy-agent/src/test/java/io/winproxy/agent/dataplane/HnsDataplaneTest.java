@@ -267,7 +267,7 @@ class HnsDataplaneTest {
                     return id;
                 });
         // The first load balancer create fails: its reserved ID is forgotten, nothing is left unowned.
-        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 1, HResults.E_FAIL);
+        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 1, HResults.HCN_E_INVALID_POLICY);
         sync(dp, desired());
         OwnershipJournal onDisk = OwnershipJournal.open(stateDir);
         assertThat(ids).hasSize(3);
