@@ -98,7 +98,7 @@ public final class HnsEmulator implements HnsClient {
                 b.seed == null ? new SecureRandom() : new Random(b.seed));
         this.clock = b.clock;
         this.faults = new FaultInjector(new FaultInjector.Host(this::updateFaults, store::faults, clock));
-        this.calls = new NativeCalls(journal, faults);
+        this.calls = new NativeCalls(journal, faults, () -> store.hasVariant(HnsVariant.POLICY_NOT_FOUND));
         this.echo = b.echo;
         this.stateFile = b.stateFile == null ? null : new StateFile(b.stateFile, b.compactMinBytes);
         if (stateFile != null) {

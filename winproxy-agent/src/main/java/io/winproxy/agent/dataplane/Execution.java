@@ -465,6 +465,9 @@ final class Execution implements PlanStep.Visitor<Void> {
             }
             logger.debug("Deleted remote endpoint {} ({})", step.id(), step.ip());
         } catch (HnsException e) {
+            if (ByIdCalls.deleteUnsettled(e, "endpoint", key)) {
+                return null;
+            }
             if (!e.isNotFound()) {
                 throw e;
             }
@@ -509,6 +512,9 @@ final class Execution implements PlanStep.Visitor<Void> {
             ex.hns.deleteLoadBalancer(id);
             result.deleted++;
         } catch (HnsException e) {
+            if (ByIdCalls.deleteUnsettled(e, "load balancer", id)) {
+                return;
+            }
             if (!e.isNotFound()) {
                 throw e;
             }
