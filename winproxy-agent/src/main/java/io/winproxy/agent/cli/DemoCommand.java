@@ -168,7 +168,8 @@ public final class DemoCommand implements Callable<Integer> {
                         if (report.result().complete()) {
                             firstSuccess.countDown();
                         }
-                    }, handler -> new DemoCni(emulated, handler), host.driftBudget()));
+                    }, handler -> new DemoCni(emulated, handler), host.driftBudget(),
+                    host.maxBackendsPerLoadBalancer()));
             out.printf("winproxy demo: node %s, %s network %s, API server %s, manifests %s%n", nodeName,
                     emulated.type().hcnType(), emulated.networkName(), cluster.apiUrl(), cluster.manifestsDir());
             if (!hns.variants().isEmpty()) {

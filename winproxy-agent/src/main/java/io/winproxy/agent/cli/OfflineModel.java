@@ -115,7 +115,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
         }
         HostMacLookup hostMac = host.hostMacLookup();
         ProxyPipeline pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, node, hns, journal, hostMac,
-                AgentMetrics.NOOP, DriftBudget.DEFAULT, Instant.EPOCH));
+                AgentMetrics.NOOP, DriftBudget.DEFAULT, Instant.EPOCH, host.maxBackendsPerLoadBalancer()));
         ProxyPipeline.Evaluation result;
         try {
             result = pipeline.evaluate(cluster);

@@ -63,7 +63,15 @@ public final class ProxyAgent implements AutoCloseable {
      */
     public record Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
                         KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
-                        UnaryOperator<ClusterEventHandler> handlerDecorator, DriftBudget drift) {
+                        UnaryOperator<ClusterEventHandler> handlerDecorator, DriftBudget drift, Integer maxBackends) {
+        /** A setup without a configured backend limit. */
+        public Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
+                     KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
+                     UnaryOperator<ClusterEventHandler> handlerDecorator, DriftBudget drift) {
+            this(config, node, hns, hostMac, stateDir, client, serviceHealthIps, onSync, handlerDecorator, drift,
+                    null);
+        }
+
         /** A setup with the default drift budget. */
         public Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
                      KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
@@ -114,7 +122,8 @@ public final class ProxyAgent implements AutoCloseable {
         ProxyPipeline pipeline;
         try {
             pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, setup.node(), hns,
-                    OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now()));
+                    OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now(),
+                    setup.maxBackends()));
         } catch (RuntimeException e) {
             // e.g. --enable-dsr on an HNS without DSR: nothing started yet, but the client and servers exist.
             closeQuietly(closeables);
@@ -149,7 +158,8 @@ public final class ProxyAgent implements AutoCloseable {
         }
         logger.atInfo().setMessage("Winproxy started").addKeyValue("node", setup.node().nodeName())
                 .addKeyValue("network", setup.node().networkName())
-                .addKeyValue("hnsVersion", setup.hns().capabilities().version()).log();
+                .addKeyValue("hnsVersion", setup.hns().capabilities().version())
+                .addKeyValue("backendsPerLoadBalancer", agent.dataplane.backendLimit()).log();
         return agent;
     }
 

@@ -95,6 +95,7 @@ public final class RootCommand implements Callable<Integer> {
             return CleanupCommand.cleanup(context, host, false);
         }
         String network = config.requireNetworkName();
+        host.maxBackendsPerLoadBalancer(); // a bad value fails before anything starts
         applyPriorityClass(config);
         // Set when kube-proxy.exe is the service and this process its child: it stops the proxy through an event.
         Optional<LauncherStopEvent> launcher = LauncherStopEvent.forThisProcess(context.env());
@@ -163,7 +164,7 @@ public final class RootCommand implements Callable<Integer> {
                     if (report.result().complete() && readyReported.compareAndSet(false, true)) {
                         ready.run();
                     }
-                }, null, host.driftBudget()))) {
+                }, null, host.driftBudget(), host.maxBackendsPerLoadBalancer()))) {
             if (config.configFile().isPresent()) {
                 try {
                     watcher = ConfigFileWatcher.start(config.configFile().get(), message -> {

@@ -375,7 +375,11 @@ final class Execution implements PlanStep.Visitor<Void> {
             return null;
         }
         String id = step.id();
-        DesiredLoadBalancer desired = step.loadBalancer();
+        ex.probe.write(step.loadBalancer(), this::localIps, false, lb -> modifyOnce(id, lb), ex.ids.chosen());
+        return null;
+    }
+
+    private void modifyOnce(String id, DesiredLoadBalancer desired) {
         List<String> refs = backends.refs(desired);
         List<String> endpointIds = BackendRefs.resolved(desired, refs);
         HostComputeLoadBalancer modified;
@@ -388,7 +392,7 @@ final class Execution implements PlanStep.Visitor<Void> {
             }
             logger.info("HNS does not implement HcnModifyLoadBalancer; replacing load balancers from now on");
             fallBackToReplace(id, desired);
-            return null;
+            return;
         }
         Set<String> held = new HashSet<>();
         modified.hostComputeEndpoints().forEach(e -> held.add(HnsIds.normalize(e)));
@@ -397,7 +401,7 @@ final class Execution implements PlanStep.Visitor<Void> {
                     + "kubernetes#131466); replacing load balancers from now on", id,
                     ex.hns.capabilities().version());
             fallBackToReplace(id, desired);
-            return null;
+            return;
         }
         recordWritten(HnsIds.normalize(id), desired, refs);
         result.modified++;
@@ -405,7 +409,6 @@ final class Execution implements PlanStep.Visitor<Void> {
                 .addKeyValue("loadBalancer", desired.key()).addKeyValue("backends", BackendRefs.summary(desired.backends()))
                 .log();
         BackendRefs.checkAllResolved(desired, refs);
-        return null;
     }
 
     private void fallBackToReplace(String id, DesiredLoadBalancer desired) {
@@ -480,7 +483,21 @@ final class Execution implements PlanStep.Visitor<Void> {
 
     // ---- load balancers ---------------------------------------------------------------------------------------
 
+    /** Creates a load balancer within the node's backend limit (see {@link BackendProbe}). */
     private void createLoadBalancer(String id, DesiredLoadBalancer desired) {
+        ex.probe.write(desired, this::localIps, true, lb -> createOnce(id, lb), ex.ids.chosen());
+    }
+
+    /** The IPs of this node's endpoints (the CNI's), as the policy counts them local. */
+    private Set<String> localIps() {
+        Set<String> ips = new HashSet<>();
+        for (HostComputeEndpoint e : ex.cache.localEndpointDocs()) {
+            e.ipAddresses().forEach(ip -> ips.add(HcnTranslator.canonicalIp(ip)));
+        }
+        return ips;
+    }
+
+    private void createOnce(String id, DesiredLoadBalancer desired) {
         List<String> refs = backends.refs(desired);
         List<String> endpointIds = BackendRefs.resolved(desired, refs);
         HostComputeLoadBalancer doc = HcnTranslator.toHcn(desired, endpointIds);

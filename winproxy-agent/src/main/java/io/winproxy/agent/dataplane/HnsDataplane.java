@@ -54,6 +54,7 @@ public final class HnsDataplane {
     private final HostObserver observer;
     private final PlanExecutor executor;
     private final IdChoice ids;
+    private final BackendLimit backendLimit;
     private final LongSupplier nanoTime;
     private volatile boolean stopping;
 
@@ -82,8 +83,10 @@ public final class HnsDataplane {
         this.cache = new HostCache(new DriftSampler(drift.period(), drift.readsPerSync(), nanoTime));
         this.observer = new HostObserver(hns, networkName, journal, cache);
         this.ids = new IdChoice(newId, journal.file().map(f -> f.resolveSibling(IdChoice.FILE_NAME)).orElse(null));
+        this.backendLimit = BackendLimit.of(journal.file().map(f -> f.getParent()).orElse(null), null);
         this.executor = new PlanExecutor(hns, journal, cache, new ObjectBackoff(Duration.ofSeconds(1),
-                maxBackoff(syncPeriod), nanoTime), ids, hns.capabilities().modifyLoadBalancer(), () -> stopping);
+                maxBackoff(syncPeriod), nanoTime), ids, backendLimit, hns.capabilities().modifyLoadBalancer(),
+                () -> stopping);
     }
 
     private static Duration maxBackoff(Duration syncPeriod) {
@@ -94,6 +97,14 @@ public final class HnsDataplane {
     /** False once a modify failed or misbehaved (or HNS never supported it); plans then replace. */
     public boolean modifySupported() {
         return executor.modifySupported();
+    }
+
+    /**
+     * The most backends one load balancer gets on this node and where that comes from (configured, learnt, or
+     * winproxy's default); lowered while running when HNS refuses a load balancer for its size.
+     */
+    public BackendLimit backendLimit() {
+        return backendLimit;
     }
 
     /** What winproxy learnt about HNS honouring the IDs it chooses, in one line. */

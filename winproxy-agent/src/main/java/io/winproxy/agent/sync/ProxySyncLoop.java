@@ -263,6 +263,11 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             long observedAt = System.nanoTime();
             hnsAvailable();
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
+            int backendLimit = dataplane.backendLimit().value();
+            if (policy.limitBackends(backendLimit)) {
+                logger.atInfo().setMessage("Backends per load balancer").addKeyValue("limit", backendLimit)
+                        .addKeyValue("source", dataplane.backendLimit().source()).log();
+            }
             PolicySnapshot snapshot = policy.compute(host);
             prepareHost(policy.lastNodeNetwork());
             long computedAt = System.nanoTime();
@@ -277,6 +282,11 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                 throw e;
             }
             policy.planApplied(result.complete());
+            if (dataplane.backendLimit().value() != backendLimit) {
+                // HNS showed a backend limit during the apply: the next sync cuts every larger Service to it.
+                changeRequested.set(true);
+                runner.continueNow();
+            }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             report(snapshot, plan, result);
             SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took,
