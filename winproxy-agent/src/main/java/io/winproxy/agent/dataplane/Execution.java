@@ -459,6 +459,11 @@ final class Execution implements PlanStep.Visitor<Void> {
         if (!ex.guard.mayDeleteEndpoint(key, step.ip())) {
             return null;
         }
+        if (!ex.journal.ownsRemoteEndpoint(key) && !HnsIds.isWinproxys(key)) {
+            // Only a remote endpoint shadowing a local endpoint's IP is planned so (kubernetes PR #138000).
+            logger.atInfo().setMessage("Deleting a remote endpoint winproxy does not own: a local endpoint has its IP "
+                    + "(kubernetes#138000)").addKeyValue("id", step.id()).addKeyValue("ip", step.ip()).log();
+        }
         try {
             result.writes++;
             ex.hns.deleteEndpoint(step.id());
