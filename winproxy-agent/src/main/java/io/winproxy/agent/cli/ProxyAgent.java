@@ -23,6 +23,7 @@ import io.winproxy.agent.pipeline.ProxyPipeline;
 import io.winproxy.agent.sync.ExecutorScheduler;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
+import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.agent.sync.VfpPolicyEngine;
 import io.winproxy.agent.zpages.ComponentPages;
 import io.winproxy.hns.HnsClient;
@@ -107,7 +108,8 @@ public final class ProxyAgent implements AutoCloseable {
         closeables.add(0, events);
         metricsServer = MetricsServer.create(config.metricsBindAddress(), config.bindAddressHardFail(), nodeName,
                 metrics, events, () -> KubeProxyConfigurationFile.renderJson(config));
-        metricsServer.serve(ComponentPages.of(config, BUILD.kubernetesVersion()));
+        ComponentPages pages = ComponentPages.of(config, BUILD.kubernetesVersion());
+        metricsServer.serve(pages);
         metrics.featureGates(config.featureGates().statuses());
         closeables.add(0, metricsServer);
         health = ProxyHealthServer.create(config.healthzBindAddress(), config.syncPeriod(),
@@ -132,9 +134,23 @@ public final class ProxyAgent implements AutoCloseable {
         dataplane = pipeline.dataplane();
         VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");
+        boolean vipConfigured = !setup.node().sourceVip().isEmpty();
+        String[] lastVip = {""};
+        Consumer<SyncReport> onSync = report -> {
+            NodeNetwork network = engine.lastNodeNetwork();
+            String vip = network == null ? "" : dataplane.describeSourceVip(network.sourceVip(), vipConfigured);
+            if (!vip.equals(lastVip[0])) {
+                lastVip[0] = vip;
+                pages.sourceVip(vip);
+                logger.atInfo().setMessage("Source VIP").addKeyValue("sourceVip", vip).log();
+            }
+            if (setup.onSync() != null) {
+                setup.onSync().accept(report);
+            }
+        };
         loop = new ProxySyncLoop(engine, dataplane, health, serviceHealth, metrics, events, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),
-                config.syncPeriod()), scheduler, setup.onSync());
+                config.syncPeriod()), scheduler, onSync);
         ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
         watcher = new ClusterWatcher(client, pipeline.watchOptions(), handler, apiTraffic);
     }
@@ -159,6 +175,9 @@ public final class ProxyAgent implements AutoCloseable {
         logger.atInfo().setMessage("Winproxy started").addKeyValue("node", setup.node().nodeName())
                 .addKeyValue("network", setup.node().networkName())
                 .addKeyValue("hnsVersion", setup.hns().capabilities().version())
+                .addKeyValue("sourceVip", setup.node().sourceVip().isEmpty()
+                        ? "from the CNI's endpoint, else assigned by HNS at the first sync (overlay)"
+                        : setup.node().sourceVip() + " (--source-vip)")
                 .addKeyValue("backendsPerLoadBalancer", agent.dataplane.backendLimit()).log();
         return agent;
     }

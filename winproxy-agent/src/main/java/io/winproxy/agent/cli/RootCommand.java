@@ -9,14 +9,12 @@ import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.state.InstanceLock;
-import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.winsvc.LauncherStopEvent;
 import io.winproxy.agent.winsvc.PriorityClass;
 import io.winproxy.agent.winsvc.ProcessPriority;
 import io.winproxy.agent.winsvc.ServiceAgent;
 import io.winproxy.agent.winsvc.WindowsServiceHost;
 import io.winproxy.hns.HnsClient;
-import io.winproxy.hns.model.HostComputeNetwork;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -154,7 +152,6 @@ public final class RootCommand implements Callable<Integer> {
     private int runLocked(ProxyConfig config, String network, Runnable ready, CountDownLatch stop)
             throws InterruptedException, IOException {
         HnsClient hns = host.open();
-        requireSourceVipOnOverlay(config, network, hns);
         AtomicBoolean readyReported = new AtomicBoolean();
         AtomicBoolean configChanged = new AtomicBoolean();
         ConfigFileWatcher watcher = null;
@@ -186,25 +183,6 @@ public final class RootCommand implements Callable<Integer> {
             throw new IllegalStateException(ConfigFileWatcher.MESSAGE);
         }
         return 0;
-    }
-
-    /**
-     * Fails fast, as upstream winkernel does ("source-vip flag not set"), when the network already exists, is an
-     * overlay network, and no source VIP is configured or was created by the CNI ({@code <network>_ep},
-     * {@code VIPEndpoint}). A network that does not exist yet is checked by every sync, which programs nothing
-     * without a source VIP.
-     */
-    private static void requireSourceVipOnOverlay(ProxyConfig config, String network, HnsClient hns) {
-        if (!config.sourceVip().isEmpty()) {
-            return;
-        }
-        hns.getNetworkByName(network).filter(HostComputeNetwork::isOverlay).ifPresent(net -> {
-            if (NodeNetworkFactory.cniSourceVip(net, hns.listEndpoints(net.id())).isEmpty()) {
-                throw new UsageException("--source-vip: not set, and HNS network " + network + " is an overlay "
-                        + "network (kube-proxy: source-vip flag not set); give this node's source VIP, e.g. the IP "
-                        + "of the CNI's " + network + "_ep endpoint");
-            }
-        });
     }
 
     private static void applyPriorityClass(ProxyConfig config) {

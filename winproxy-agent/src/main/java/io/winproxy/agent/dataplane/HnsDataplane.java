@@ -4,6 +4,7 @@ import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.SchemaVersion;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.IncrementalPlanner;
 import io.winproxy.policy.plan.ObservedEndpoint;
@@ -42,8 +43,10 @@ import org.slf4j.LoggerFactory;
 public final class HnsDataplane {
     private static final Logger logger = LoggerFactory.getLogger(HnsDataplane.class);
     /**
-     * The name older versions gave the local endpoint they created for {@code --source-vip}; still recognised as a
-     * source-VIP endpoint. New ones are created without a name, as upstream's.
+     * The name of the source-VIP endpoint winproxy creates without an address, for HNS to assign one (overlay without
+     * {@code --source-vip}); older versions also gave it to the endpoint they created for {@code --source-vip}. Found
+     * again by this name after a restart, so the address HNS assigned is reused. An endpoint for an explicit
+     * {@code --source-vip} is created without a name, as upstream's.
      */
     public static final String SOURCE_VIP_ENDPOINT_NAME = "winproxy-source-vip";
 
@@ -189,6 +192,78 @@ public final class HnsDataplane {
                 hostMac == null || hostMac.isEmpty() ? "unknown" : hostMac, networkName);
         observer.rememberCreated(created);
         return true;
+    }
+
+    /**
+     * Overlay without a source VIP (no {@code --source-vip}, no CNI endpoint for it, none assigned earlier): creates a
+     * local endpoint named {@value #SOURCE_VIP_ENDPOINT_NAME} without an address, with the host MAC, so that HNS
+     * assigns it one from the network's subnet (its IPAM: kubernetes#96996), through {@link IdChoice} like every
+     * create (so with winproxy's mark when HNS honours it). The endpoint is read back for the address. Local, so never
+     * deleted; a restart finds it by name ({@code NodeNetworkFactory.cniSourceVip}) and reuses the address.
+     *
+     * @return the address HNS assigned; empty when the network is not overlay, or when the read-back did not find
+     *         the endpoint (HNS gave it another ID: the next observe reads it)
+     * @throws HnsException when HNS cannot create it
+     */
+    public Optional<String> createAssignedSourceVip(String hostMac) {
+        HostComputeNetwork network = observer.network().orElse(null);
+        if (network == null || !network.isOverlay()) {
+            return Optional.empty();
+        }
+        HostComputeEndpoint doc = new HostComputeEndpoint(null, SOURCE_VIP_ENDPOINT_NAME, network.id(), List.of(),
+                List.of(), hostMac == null || hostMac.isEmpty() ? null : hostMac, 0, SchemaVersion.V2);
+        String id = ids.create(IdChoice.Kind.ENDPOINT, "source VIP assigned by HNS", ids.reserve(),
+                sent -> hns.createEndpoint(network.id(), sent == null ? doc : doc.withId(sent)).id(),
+                got -> hns.getEndpoint(got).isPresent(), () -> { });
+        Optional<HostComputeEndpoint> created = hns.getEndpoint(id);
+        if (created.isEmpty()) {
+            // HNS gave it an ID of its own (ids-ignored): it is the one new endpoint of the enumerate with this name.
+            created = findNewSourceVipEndpoint(network.id());
+        }
+        created.ifPresent(observer::rememberCreated);
+        Optional<String> vip = created.flatMap(HostComputeEndpoint::ipAddress).map(HcnTranslator::canonicalIp);
+        logger.atInfo().setMessage("Created the source VIP endpoint without an address; HNS assigned one from the "
+                + "network's subnet").addKeyValue("id", id).addKeyValue("sourceVip", vip.orElse("(read next sync)"))
+                .addKeyValue("network", networkName).addKeyValue("mac", hostMac == null || hostMac.isEmpty()
+                        ? "unknown" : hostMac).log();
+        return vip;
+    }
+
+    /** Among the network's endpoints not known yet (one enumerate, reads of the unknown only), the named one. */
+    private Optional<HostComputeEndpoint> findNewSourceVipEndpoint(String networkId) {
+        for (String other : hns.listEndpointIds(networkId)) {
+            String key = HnsIds.normalize(other);
+            if (journal.ownsRemoteEndpoint(key) || cache.endpoints().containsKey(key)) {
+                continue;
+            }
+            Optional<HostComputeEndpoint> doc = ByIdCalls.read(() -> hns.getEndpoint(other), "endpoint", other);
+            if (doc != null && doc.isPresent() && !doc.get().isRemote()
+                    && SOURCE_VIP_ENDPOINT_NAME.equals(doc.get().name())) {
+                return doc;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A source VIP and where it comes from, for the start line and /statusz: {@code 10.244.1.2 (--source-vip)},
+     * {@code 10.244.1.2 (assigned by HNS)} when the endpoint holding it is winproxy's address-less one, else
+     * {@code 10.244.1.2 (CNI endpoint NAME)}; "" for "".
+     */
+    public String describeSourceVip(String vip, boolean configured) {
+        if (vip == null || vip.isEmpty()) {
+            return "";
+        }
+        if (configured) {
+            return vip + " (--source-vip)";
+        }
+        for (HostComputeEndpoint e : cache.localEndpointDocs()) {
+            if (e.ipAddress().map(HcnTranslator::canonicalIp).filter(vip::equals).isPresent()) {
+                return SOURCE_VIP_ENDPOINT_NAME.equals(e.name()) ? vip + " (assigned by HNS)"
+                        : vip + " (CNI endpoint " + e.name() + ")";
+            }
+        }
+        return vip;
     }
 
     /** What the last {@link #observe} saw change on the host (see {@link HostObserver#hostChanges()}). */

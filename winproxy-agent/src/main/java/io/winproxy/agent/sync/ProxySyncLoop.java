@@ -269,7 +269,16 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                         .addKeyValue("source", dataplane.backendLimit().source()).log();
             }
             PolicySnapshot snapshot = policy.compute(host);
-            prepareHost(policy.lastNodeNetwork());
+            if (prepareHost(policy.lastNodeNetwork())) {
+                // HNS assigned the source VIP just now: the node network has it from this sync on.
+                snapshot = policy.compute(new HostView(dataplane.network().orElseThrow(), dataplane.endpoints()));
+                NodeNetwork assigned = policy.lastNodeNetwork();
+                if (assigned == null || assigned.lacksSourceVip()) {
+                    throw new SourceVipMissingException("HNS created the source VIP endpoint on network "
+                            + (assigned == null ? "?" : assigned.networkName()) + " but its address is not known yet;"
+                            + " nothing is programmed until it is");
+                }
+            }
             long computedAt = System.nanoTime();
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
                     dataplane.modifySupported(), dataplane.hostChanges(), periodic);
@@ -362,19 +371,16 @@ public final class ProxySyncLoop implements ClusterEventHandler {
 
     /**
      * Overlay: the load balancers' SNAT address must be a local endpoint of the host before they are programmed
-     * (created with the host MAC when missing, as upstream). Without a source VIP nothing is programmed: a load
-     * balancer without SNAT would send replies of remote backends astray.
+     * (created with the host MAC when missing, as upstream). Without a source VIP (no {@code --source-vip}, no CNI
+     * endpoint for it) winproxy lets HNS assign one ({@link HnsDataplane#createAssignedSourceVip}); a load balancer is
+     * never programmed without SNAT.
      *
-     * @throws SourceVipMissingException on an overlay network without a source VIP or without the host MAC
+     * @return true when HNS assigned the source VIP just now (the caller recomputes the policy)
+     * @throws SourceVipMissingException on an overlay network without the host MAC
      */
-    private void prepareHost(NodeNetwork node) {
+    private boolean prepareHost(NodeNetwork node) {
         if (node == null || node.networkType() != NetworkType.OVERLAY) {
-            return;
-        }
-        if (node.lacksSourceVip()) {
-            throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and "
-                    + "--source-vip is not set (upstream: \"source-vip flag not set\"); no load balancer is "
-                    + "programmed without SNAT until it is");
+            return false;
         }
         if (node.lacksHostMac()) {
             throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and no "
@@ -382,7 +388,12 @@ public final class ProxySyncLoop implements ClusterEventHandler {
                     + "\"could not find host mac address\"); nothing is programmed until it is found");
         }
         sourceVipMissingLogged = false;
+        if (node.lacksSourceVip()) {
+            dataplane.createAssignedSourceVip(node.hostMac());
+            return true;
+        }
         dataplane.ensureSourceVipEndpoint(node.sourceVip(), node.hostMac());
+        return false;
     }
 
     /**
