@@ -59,11 +59,12 @@ class NotFoundCodesTest {
     @Test
     void theWholeHcnNotFoundFamilyMeansAbsent() {
         for (int code : List.of(HResults.ERROR_NOT_FOUND, HResults.HCN_E_POLICY_NOT_FOUND,
-                HResults.HCN_E_ENDPOINT_NOT_FOUND, HResults.HCN_E_NETWORK_NOT_FOUND, HResults.HCN_E_PORT_NOT_FOUND,
-                HResults.HCN_E_LAYER_NOT_FOUND, HResults.HCN_E_SUBNET_NOT_FOUND)) {
+                HResults.HCN_E_ENDPOINT_NOT_FOUND, HResults.HCN_E_NETWORK_NOT_FOUND, HResults.HCN_E_LAYER_NOT_FOUND, HResults.HCN_E_SUBNET_NOT_FOUND)) {
             assertThat(HResults.isNotFound(code)).as(HResults.describe(code)).isTrue();
         }
         assertThat(HResults.isNotFound(HResults.HCN_E_SWITCH_NOT_FOUND)).as("a host problem, not a gone object")
+                .isFalse();
+        assertThat(HResults.isNotFound(HResults.HCN_E_PORT_NOT_FOUND)).as("an endpoint without its port exists")
                 .isFalse();
         assertThat(HResults.isKnown(UNKNOWN)).isFalse();
     }
