@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The most backends winproxy gives one load balancer on this node, and where that number comes from: the flag
- * {@code --hns-max-backends-per-load-balancer} (wins), else what the node taught ({@link HnsCapabilityFile}, written by
+ * {@code --hns-max-backends-per-load-balancer} (wins, unless HNS refuses it), else what the node taught ({@link HnsCapabilityFile}, written by
  * {@code winproxy check --probe-hns} or by this class when a create failed for the limit), else winproxy's own bound
  * ({@link PolicyConfig#DEFAULT_MAX_BACKENDS}). Never above that bound. The policy cuts larger Services to it
  * (docs/policy.md, "Backends per load balancer").
@@ -82,7 +82,7 @@ public final class BackendLimit {
         }
     }
 
-    /** Whether the flag set the limit (then nothing learnt replaces it). */
+    /** Whether the flag set the limit (then only a lower limit HNS shows replaces it). */
     public boolean configured() {
         return configured;
     }
@@ -92,7 +92,8 @@ public final class BackendLimit {
      * the next start (the probe results kept there stay).
      */
     void learnt(int limit, String how) {
-        if (limit >= value && !configured) {
+        // Lower only: a configured limit HNS refuses cannot be honoured either.
+        if (limit >= value) {
             return;
         }
         set(limit, "learnt (" + how + ")");

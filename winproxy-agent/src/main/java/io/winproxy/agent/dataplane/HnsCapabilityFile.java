@@ -7,10 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.winproxy.agent.state.SecureFiles;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -109,11 +107,7 @@ public record HnsCapabilityFile(@JsonProperty("maxBackendsPerLoadBalancer") Inte
             Files.createFile(tmp);
             SecureFiles.restrictToOwner(tmp);
             Files.write(tmp, MAPPER.writeValueAsBytes(capabilities));
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            SecureFiles.replace(tmp, file);
         } finally {
             Files.deleteIfExists(tmp);
         }

@@ -10,16 +10,15 @@ import io.winproxy.agent.Messages;
 import io.winproxy.agent.dataplane.OwnershipJournal.LoadBalancerEntry;
 import io.winproxy.agent.dataplane.OwnershipJournal.RemoteEndpointEntry;
 import io.winproxy.agent.dataplane.OwnershipJournal.Vanished;
+import io.winproxy.agent.state.SecureFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
@@ -185,11 +184,7 @@ final class JournalFile {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }
-            try {
-                Files.move(tmp, snapshot, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, snapshot, StandardCopyOption.REPLACE_EXISTING);
-            }
+            SecureFiles.replace(tmp, snapshot);
         } finally {
             Files.deleteIfExists(tmp);
         }
