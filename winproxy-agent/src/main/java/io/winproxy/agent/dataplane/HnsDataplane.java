@@ -198,8 +198,9 @@ public final class HnsDataplane {
      * Overlay without a source VIP (no {@code --source-vip}, no CNI endpoint for it, none assigned earlier): creates a
      * local endpoint named {@value #SOURCE_VIP_ENDPOINT_NAME} without an address, with the host MAC, so that HNS
      * assigns it one from the network's subnet (its IPAM: kubernetes#96996), through {@link IdChoice} like every
-     * create (so with winproxy's mark when HNS honours it). The endpoint is read back for the address. Local, so never
-     * deleted; a restart finds it by name ({@code NodeNetworkFactory.cniSourceVip}) and reuses the address.
+     * create (so with winproxy's mark when HNS honours it), journaled as owned before the create and with its address
+     * after. The endpoint is read back for the address. Local, so never deleted; a restart finds it by name
+     * ({@code NodeNetworkFactory.cniSourceVip}) and reuses the address.
      *
      * @return the address HNS assigned; empty when the network is not overlay, or when the read-back did not find
      *         the endpoint (HNS gave it another ID: the next observe reads it)
@@ -212,9 +213,21 @@ public final class HnsDataplane {
         }
         HostComputeEndpoint doc = new HostComputeEndpoint(null, SOURCE_VIP_ENDPOINT_NAME, network.id(), List.of(),
                 List.of(), hostMac == null || hostMac.isEmpty() ? null : hostMac, 0, SchemaVersion.V2);
-        String id = ids.create(IdChoice.Kind.ENDPOINT, "source VIP assigned by HNS", ids.reserve(),
-                sent -> hns.createEndpoint(network.id(), sent == null ? doc : doc.withId(sent)).id(),
-                got -> hns.getEndpoint(got).isPresent(), () -> { });
+        // Journaled before the create (write-ahead), as owned; an earlier one is gone, or this would not run.
+        List.copyOf(journal.localEndpoints().keySet()).forEach(journal::forgetLocalEndpoint);
+        String reserved = ids.reserve();
+        journal.recordLocalEndpoint(reserved, "");
+        journal.flush();
+        String id;
+        try {
+            id = ids.create(IdChoice.Kind.ENDPOINT, "source VIP assigned by HNS", reserved,
+                    sent -> hns.createEndpoint(network.id(), sent == null ? doc : doc.withId(sent)).id(),
+                    got -> hns.getEndpoint(got).isPresent(), () -> { });
+        } catch (HnsException e) {
+            // Nothing was created (or, after a lost reply, the next sync finds it by name): not owned.
+            journal.forgetLocalEndpoint(reserved);
+            throw e;
+        }
         Optional<HostComputeEndpoint> created = hns.getEndpoint(id);
         if (created.isEmpty()) {
             // HNS gave it an ID of its own (ids-ignored): it is the one new endpoint of the enumerate with this name.
@@ -222,6 +235,9 @@ public final class HnsDataplane {
         }
         created.ifPresent(observer::rememberCreated);
         Optional<String> vip = created.flatMap(HostComputeEndpoint::ipAddress).map(HcnTranslator::canonicalIp);
+        journal.forgetLocalEndpoint(reserved);
+        journal.recordLocalEndpoint(created.map(HostComputeEndpoint::id).orElse(id), vip.orElse(""));
+        journal.flush();
         logger.atInfo().setMessage("Created the source VIP endpoint without an address; HNS assigned one from the "
                 + "network's subnet").addKeyValue("id", id).addKeyValue("sourceVip", vip.orElse("(read next sync)"))
                 .addKeyValue("network", networkName).addKeyValue("mac", hostMac == null || hostMac.isEmpty()

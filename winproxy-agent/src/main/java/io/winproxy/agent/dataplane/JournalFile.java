@@ -43,17 +43,22 @@ final class JournalFile {
     static final String SNAPSHOT_NAME = "ownership.json";
     static final String LOG_NAME = "ownership.log";
 
-    /** The snapshot document; version 2 added fingerprints and vanished objects. */
+    /**
+     * The snapshot document; version 2 added fingerprints and vanished objects, then (absent when empty, so older
+     * readers are unaffected) the local endpoints winproxy created: the source-VIP endpoint HNS gave an address.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Document(@JsonProperty("version") int version,
                     @JsonProperty("loadBalancers") Map<String, LoadBalancerEntry> loadBalancers,
                     @JsonProperty("remoteEndpoints") Map<String, RemoteEndpointEntry> remoteEndpoints,
-                    @JsonProperty("vanished") Map<String, Vanished> vanished) {
+                    @JsonProperty("vanished") Map<String, Vanished> vanished,
+                    @JsonProperty("localEndpoints") Map<String, RemoteEndpointEntry> localEndpoints) {
     }
 
     /**
      * One line of the change log: a put ({@code lb}/{@code ep} with the entry, {@code gone} with the vanished
-     * record) or a removal (entry null), of kind {@code lb}, {@code ep} or {@code gone}.
+     * record) or a removal (entry null), of kind {@code lb}, {@code ep}, {@code gone} or {@code local} (an owned local
+     * endpoint, its IP in {@code ep}).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Change(@JsonProperty("kind") String kind, @JsonProperty("id") String id,

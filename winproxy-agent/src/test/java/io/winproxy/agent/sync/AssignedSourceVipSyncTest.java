@@ -112,6 +112,11 @@ class AssignedSourceVipSyncTest {
         assertThat(hns.journal().writes()).isZero();
         assertThat(sourceVipEndpoints(hns)).hasSize(1);
         restarted.stop();
+        // Journaled as owned, with the address HNS gave it.
+        assertThat(OwnershipJournal.open(stateDir).localEndpoints()).singleElement()
+                .satisfies(e -> assertThat(e.getValue().ip()).isEqualTo("10.244.1.2"));
+        assertThat(OwnershipJournal.open(stateDir).localEndpoints().keySet().iterator().next())
+                .isEqualToIgnoringCase(sourceVipEndpoints(hns).get(0).id());
         if (variants.isEmpty()) {
             assertThat(stateDir.resolve(IdChoice.FILE_NAME)).doesNotExist();
         }
