@@ -113,8 +113,8 @@ class AssignedSourceVipSyncTest {
         assertThat(sourceVipEndpoints(hns)).hasSize(1);
         restarted.stop();
         // Journaled as owned, with the address HNS gave it.
-        assertThat(OwnershipJournal.open(stateDir).localEndpoints()).singleElement()
-                .satisfies(e -> assertThat(e.getValue().ip()).isEqualTo("10.244.1.2"));
+        assertThat(OwnershipJournal.open(stateDir).localEndpoints().values()).singleElement()
+                .satisfies(e -> assertThat(e.ip()).isEqualTo("10.244.1.2"));
         assertThat(OwnershipJournal.open(stateDir).localEndpoints().keySet().iterator().next())
                 .isEqualToIgnoringCase(sourceVipEndpoints(hns).get(0).id());
         if (variants.isEmpty()) {
