@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * is flushed (write-ahead). A load-balancer step waits (deferred) while a remote endpoint its backends need is still to
  * be created by this plan and has not been. Each step is dispatched by {@link PlanStep.Visitor}.
  *
- * <p>Longer than most classes here (about 450 lines) by choice: it is the one place that says what each of the eight
+ * <p>Longer than most classes here (about 550 lines) by choice: it is the one place that says what each of the eight
  * kinds of step does to HNS, the journal and the cache; the write-ahead records ({@link Reservations}), backend
- * resolution ({@link BackendRefs}), the ID checks ({@link IdChoice}) and the deletion check ({@link DeletionGuard}) are
+ * resolution ({@link BackendRefs}), the ID checks ({@link IdChoice}), the backend limit ({@link BackendProbe}) and the
+ * deletion check ({@link DeletionGuard}) are
  * apart.
  *
  * <p>Used once, by the sync thread.

@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: the sync thread is its only writer.
  *
- * <p>About 550 lines by choice: the journal's whole policy (what is owned, the vanished objects and their indexes by
+ * <p>About 600 lines by choice: the journal's whole policy (what is owned, the vanished objects and their indexes by
  * key and IP, the write-ahead flush and its failure state) is one unit that the executor and the observer share; its
  * record format is apart ({@link JournalFile}), and its entry records are nested here because the whole agent names
  * them as {@code OwnershipJournal.LoadBalancerEntry}.

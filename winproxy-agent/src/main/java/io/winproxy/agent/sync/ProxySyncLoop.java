@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the {@link ClusterEventHandler} methods are called on informer threads; {@link #syncOnce()}
  * only ever runs on the runner's thread.
  *
- * <p>About 500 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
+ * <p>About 530 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
  * health, metrics, events and logs; the work itself is in the policy engine and the dataplane.
  */
 public final class ProxySyncLoop implements ClusterEventHandler {
