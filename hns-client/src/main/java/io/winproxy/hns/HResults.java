@@ -185,9 +185,22 @@ public final class HResults {
         return hresult < 0;
     }
 
-    /** Element not found, or HCN's typed network/endpoint not-found codes (hcsshim misses the latter). */
+    /**
+     * "No such object", as an open, query or delete by ID may answer it: {@code ERROR_NOT_FOUND} (what hcsshim checks)
+     * or one of HCN's typed not-found codes for the object itself (hcsshim misses these): network, endpoint, policy
+     * (a load balancer is a policy list to HNS), layer and subnet. Not the switch-port code (an endpoint whose port is
+     * gone still exists; a load balancer create answers it for a detached backend, microsoft/hcsshim#1043), nor the
+     * switch, adapter or VFP port-setting codes, which say the host is misconfigured, not that the object is gone.
+     */
     public static boolean isNotFound(int hresult) {
-        return hresult == ERROR_NOT_FOUND || hresult == HCN_E_NETWORK_NOT_FOUND || hresult == HCN_E_ENDPOINT_NOT_FOUND;
+        return hresult == ERROR_NOT_FOUND || hresult == HCN_E_NETWORK_NOT_FOUND || hresult == HCN_E_ENDPOINT_NOT_FOUND
+                || hresult == HCN_E_POLICY_NOT_FOUND || hresult == HCN_E_LAYER_NOT_FOUND
+                || hresult == HCN_E_SUBNET_NOT_FOUND;
+    }
+
+    /** Whether the code is one this class knows (a constant with a message); else nothing can be concluded from it. */
+    public static boolean isKnown(int hresult) {
+        return TABLE.containsKey(hresult);
     }
 
     /** An object, name, policy or port that a create or add asked for exists already (by ID or by identity). */

@@ -36,7 +36,14 @@ public enum HnsVariant {
      * {@code HCN_E_PORT_ALREADY_EXISTS}.
      */
     DUPLICATE_FRONTEND("a load balancer create whose frontend exists fails with 0x800700B7 "
-            + "ERROR_ALREADY_EXISTS, also with a zero GUID (kubernetes#139519)");
+            + "ERROR_ALREADY_EXISTS, also with a zero GUID (kubernetes#139519)"),
+    /**
+     * An open, query, modify or delete of a load balancer ID that does not exist fails with
+     * {@code HCN_E_POLICY_NOT_FOUND} instead of {@code ERROR_NOT_FOUND} (no public client opens a load balancer by an
+     * unknown ID, so which code HNS gives is not known).
+     */
+    POLICY_NOT_FOUND("an open or delete of an unknown load balancer ID fails with 0x803B0008 "
+            + "HCN_E_POLICY_NOT_FOUND instead of 0x80070490 ERROR_NOT_FOUND");
 
     /** The load balancer flag bit {@link #EXTRA_FLAGS} adds on read-back (undocumented; not DSR 1 or IPv6 2). */
     public static final int EXTRA_LB_FLAGS = 0x100;

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -28,14 +29,17 @@ final class NativeCalls {
 
     private final CallJournal journal;
     private final FaultInjector faults;
+    private final BooleanSupplier policyNotFound;
     private final ObjectMapper mapper = HcnJson.newMapper();
     private volatile NativeCallListener listener = NativeCallListener.NONE;
     /** A failure the current operation reports after completing its write (see {@link #call}). */
     private HnsException deferred;
 
-    NativeCalls(CallJournal journal, FaultInjector faults) {
+    /** @param policyNotFound whether an unknown load balancer ID answers HCN_E_POLICY_NOT_FOUND (a variant) */
+    NativeCalls(CallJournal journal, FaultInjector faults, BooleanSupplier policyNotFound) {
         this.journal = journal;
         this.faults = faults;
+        this.policyNotFound = policyNotFound;
     }
 
     /** The failure due at the end of the current operation, if any; clears it. */
@@ -136,6 +140,9 @@ final class NativeCalls {
     }
 
     HnsException notFound(HnsCall call, HnsObjectKind kind, String id) {
+        if (kind == HnsObjectKind.LOAD_BALANCER && policyNotFound.getAsBoolean()) {
+            return failure(call, kind, HResults.HCN_E_POLICY_NOT_FOUND, "The specified policy was not found: " + id);
+        }
         return failure(call, kind, HResults.ERROR_NOT_FOUND, "Element not found: " + id);
     }
 

@@ -225,6 +225,21 @@ class HnsVariantTest {
     }
 
     @Test
+    void policyNotFoundAnswersAnUnknownLoadBalancerIdWithTheHcnPolicyCodeWhichStillReadsAsAbsent() {
+        EmulatorFixture f = fixture(HnsVariant.POLICY_NOT_FOUND);
+        assertThat(f.hns.getLoadBalancer(CHOSEN_LB)).isEmpty();
+        assertThat(f.hns.journal().failuresByHresult()).containsOnlyKeys(HResults.HCN_E_POLICY_NOT_FOUND);
+        assertThatThrownBy(() -> f.hns.deleteLoadBalancer(CHOSEN_LB)).isInstanceOfSatisfying(HnsException.class,
+                e -> {
+                    assertThat(e.hresult()).isEqualTo(HResults.HCN_E_POLICY_NOT_FOUND);
+                    assertThat(e.isNotFound()).isTrue();
+                });
+        // Endpoints keep ERROR_NOT_FOUND.
+        assertThatThrownBy(() -> f.hns.deleteEndpoint(CHOSEN_EP)).isInstanceOfSatisfying(HnsException.class,
+                e -> assertThat(e.hresult()).isEqualTo(HResults.ERROR_NOT_FOUND));
+    }
+
+    @Test
     void namesParseCaseInsensitivelyAndAnUnknownNameListsTheKnownOnes() {
         assertThat(HnsVariant.parse(" IDS-Ignored ")).isEqualTo(HnsVariant.IDS_IGNORED);
         for (HnsVariant v : HnsVariant.values()) {
@@ -233,6 +248,6 @@ class HnsVariantTest {
         assertThatThrownBy(() -> HnsVariant.parse("ids-random"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown HNS variant 'ids-random' (known: ids-ignored, ids-rejected, extra-flags, "
-                        + "modify-noop, duplicate-frontend)");
+                        + "modify-noop, duplicate-frontend, policy-not-found)");
     }
 }

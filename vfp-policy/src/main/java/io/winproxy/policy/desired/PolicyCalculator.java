@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class PolicyCalculator {
     private static final Logger logger = LoggerFactory.getLogger(PolicyCalculator.class);
 
-    private final PolicyConfig config;
+    private PolicyConfig config;
     private final List<LoadBalancerFeature> features;
     private DesiredAssembler assembler;
     private ServicePortPolicy policy;
@@ -53,6 +53,21 @@ public final class PolicyCalculator {
 
     public PolicyConfig config() {
         return config;
+    }
+
+    /**
+     * Changes the most backends one load balancer gets (a limit HNS showed while the agent runs); every service port
+     * is recomputed by the next {@code calculate} when it changed.
+     *
+     * @return true when the limit changed
+     */
+    public boolean limitBackends(int max) {
+        if (max <= 0 || max == config.maxBackendsPerLoadBalancer()) {
+            return false;
+        }
+        config = config.withMaxBackendsPerLoadBalancer(max);
+        assembler = null;
+        return true;
     }
 
     /** Computes the desired state of everything in {@code state} (its input warnings included). */

@@ -236,9 +236,10 @@ final class ServicePortPolicy {
     private static final int CUT_NAMED = 5;
 
     /**
-     * Cuts the backends to the configured limit with a warning naming the Service port, the load balancer and what is
-     * cut. The rule is deterministic: the backends are in IP text order, the first {@code max} are kept, the rest
-     * (the last by IP text) are not programmed; the warning names the first {@value #CUT_NAMED} of them and the count.
+     * Cuts the backends to the limit ({@link PolicyConfig#maxBackendsPerLoadBalancer}: winproxy's bound, or the one HNS
+     * showed or was configured with) with a warning naming the Service port, the load balancer and what is cut. The
+     * rule is {@link BackendCut}'s: this node's endpoints first, then by IP text; the warning names the first
+     * {@value #CUT_NAMED} backends cut and the count.
      */
     private LbSpec limited(ServicePortInfo svc, LbSpec spec, List<PolicyWarning> warnings) {
         int max = config.maxBackendsPerLoadBalancer();
@@ -246,16 +247,16 @@ final class ServicePortPolicy {
         if (backends.size() <= max) {
             return spec;
         }
-        List<String> cut = backends.subList(max, backends.size());
+        List<String> kept = BackendCut.keep(backends, ip -> node.localEndpointIps().contains(ip), max);
+        List<String> cut = BackendCut.cut(backends, kept);
         String named = String.join(", ", cut.subList(0, Math.min(CUT_NAMED, cut.size())))
                 + (cut.size() > CUT_NAMED ? " and " + (cut.size() - CUT_NAMED) + " more" : "");
         warnings.add(warn(svc, "TooManyBackends", "port " + portLabel(svc) + ": " + spec.kind().displayName()
                 + " load balancer " + (spec.vip().isEmpty() ? "" : spec.vip() + " ") + "port " + spec.externalPort()
                 + " has " + backends.size()
-                + " backends, more than the " + max + " winproxy programs per load balancer; the first " + max
-                + " by IP are programmed, " + cut.size() + " are not: " + named));
-        return new LbSpec(spec.kind(), spec.vip(), spec.externalPort(), backends.subList(0, max),
-                spec.portMappingFlags());
+                + " backends, more than the " + max + " winproxy programs per load balancer; " + max
+                + " are programmed (this node's first, then by IP), " + cut.size() + " are not: " + named));
+        return new LbSpec(spec.kind(), spec.vip(), spec.externalPort(), kept, spec.portMappingFlags());
     }
 
     /**

@@ -36,7 +36,9 @@ import java.util.function.Function;
  *       deleted; unowned ones are reported in {@link Plan#unownedLoadBalancerIds()} and left alone.</li>
  *   <li>Owned remote endpoints whose IP is not desired, or that are stale, are deleted unless a load balancer that
  *       stays as it is (unchanged, adopted or unowned) still references them (HNS refuses to delete a referenced
- *       endpoint). Local endpoints and unowned remote endpoints are never deleted.</li>
+ *       endpoint). Local endpoints are never deleted, nor are unowned remote endpoints, with one exception: a remote
+ *       endpoint whose IPs are all a local endpoint's is deleted whoever made it, as upstream does since kubernetes
+ *       PR #138000 (their coexistence misroutes traffic on l2bridge, e.g. DNS timeouts; #131138, #130963).</li>
  * </ol>
  * So a PA change plans: create the new endpoint, modify (or replace) every load balancer that referenced the old one,
  * then delete the old one. A converged host gives a plan without steps. Pure and stateless.
@@ -190,7 +192,9 @@ public final class PlanCalculator {
                     && !adoptedIds.contains(ep.id());
             boolean staleOwned = owned.ownsRemoteEndpoint(ep.id())
                     && (staleIds.contains(ep.id()) || ep.ips().stream().noneMatch(desiredByIp::containsKey));
-            if (markedLeftover || staleOwned) {
+            // The one deletion of unowned objects: a remote endpoint shadowing a local endpoint's IP (kubernetes#138000).
+            boolean shadowsLocal = !ep.ips().isEmpty() && localIps.containsAll(ep.ips());
+            if (markedLeftover || staleOwned || shadowsLocal) {
                 steps.add(new PlanStep.DeleteRemoteEndpoint(ep.id(), ep.ips().isEmpty() ? "" : ep.ips().get(0)));
             }
         }

@@ -302,9 +302,42 @@ class PolicyCalculatorTest {
         assertThat(lb(s, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(5).startsWith("10.244.1.1");
         assertThat(s.warnings()).extracting(PolicyWarning::reason).containsExactly("TooManyBackends");
         assertThat(s.warnings().get(0).message()).isEqualTo("port http/TCP: ClusterIP load balancer 10.96.0.10 "
-                + "port 80 has 7 backends, more than the 5 winproxy programs per load balancer; the first 5 by IP "
-                + "are programmed, 2 are not: 10.244.1.6, 10.244.1.7");
+                + "port 80 has 7 backends, more than the 5 winproxy programs per load balancer; 5 are programmed "
+                + "(this node's first, then by IP), 2 are not: 10.244.1.6, 10.244.1.7");
         assertThat(s.remoteEndpoints()).hasSize(6);
+    }
+
+    @Test
+    void aCutKeepsThisNodesEndpointsFirstThenTheFirstByIp() {
+        var b = slice("default", "web-1", "web").port("http", 8080);
+        IntStream.range(1, 8).forEach(i -> b.ready("10.244.1." + i, "node-b"));
+        b.ready(LOCAL_2, NODE);
+        DesiredState s = new Run(PolicyConfig.defaults().withMaxBackendsPerLoadBalancer(3), List.of())
+                .with(svc("default", "web").clusterIp("10.96.0.10").port("http", 80, 8080).build()).with(b.build())
+                .calculate();
+
+        // 10.244.0.6 sorts first anyway; the point is that it is kept although the limit is small.
+        assertThat(lb(s, LoadBalancerKind.CLUSTER_IP).backends()).containsExactly(LOCAL_2, "10.244.1.1",
+                "10.244.1.2");
+        assertThat(BackendCut.keep(List.of("10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"),
+                ip -> ip.equals("10.0.0.4"), 2)).as("a local backend that sorts last").containsExactly("10.0.0.1",
+                "10.0.0.4");
+    }
+
+    @Test
+    void aLimitLearntWhileRunningRecomputesEveryServicePort() {
+        var b = slice("default", "web-1", "web").port("http", 8080);
+        IntStream.range(1, 71).forEach(i -> b.ready("10.244.1." + i, "node-b"));
+        Run run = new Run().with(svc("default", "web").clusterIp("10.96.0.10").port("http", 80, 8080).build())
+                .with(b.build());
+        assertThat(lb(run.calculate(), LoadBalancerKind.CLUSTER_IP).backends()).hasSize(70);
+
+        assertThat(run.calculator.limitBackends(64)).isTrue();
+        assertThat(run.calculator.limitBackends(64)).as("unchanged").isFalse();
+        DesiredState s = run.calculate();
+        assertThat(lb(s, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(64);
+        assertThat(s.warnings()).extracting(PolicyWarning::reason).containsExactly("TooManyBackends");
+        assertThat(s.warnings().get(0).message()).contains("has 70 backends, more than the 64");
     }
 
     @Test

@@ -274,6 +274,22 @@ class PlanCalculatorTest {
     }
 
     @Test
+    void anUnownedRemoteEndpointAtALocalEndpointsIpIsDeletedWhoeverMadeItAndTheLoadBalancerUsesTheLocalOne() {
+        // A leftover of upstream kube-proxy at this node's pod IP (kubernetes PR #138000).
+        ObservedEndpoint shadow = ObservedEndpoint.remote("ep-shadow", "10.244.0.5", "10.0.0.2");
+        ObservedState host = new ObservedState(List.of(LOCAL_EP, REMOTE_EP, shadow), List.of());
+        Plan plan = PlanCalculator.plan(desired(LB), host, owning(Set.of(), Set.of("ep-remote")), true);
+
+        assertThat(plan.steps()).containsExactly(new PlanStep.CreateLoadBalancer(LB),
+                new PlanStep.DeleteRemoteEndpoint("ep-shadow", "10.244.0.5"));
+        // Unowned remote endpoints at other IPs stay untouched.
+        ObservedEndpoint foreign = ObservedEndpoint.remote("ep-foreign", "10.244.7.7", "10.0.0.7");
+        assertThat(PlanCalculator.plan(desired(LB), new ObservedState(List.of(LOCAL_EP, REMOTE_EP, foreign),
+                List.of()), owning(Set.of(), Set.of("ep-remote")), true).steps())
+                .containsExactly(new PlanStep.CreateLoadBalancer(LB));
+    }
+
+    @Test
     void besideAStaleEndpointAnUnownedOneWithTheRightPaDoesNotCountSoAnOwnedOneIsCreated() {
         ObservedEndpoint rightButUnowned = ObservedEndpoint.remote("ep-right", "10.244.1.5", "10.0.0.9");
         ObservedState host = new ObservedState(List.of(LOCAL_EP, REMOTE_EP, rightButUnowned),

@@ -144,14 +144,10 @@ public final class DemoCommand implements Callable<Integer> {
                     config.networkName().isEmpty() ? null : config.networkName(), nodeName);
             EmulatedCluster.syncNetwork(emulated, nodes);
             NodeFacts node = NodeFacts.of(config, emulated.networkName()).withNodeName(nodeName);
-            if (emulated.type() == EmulatedHost.NetworkType.OVERLAY) {
-                if (node.sourceVip().isEmpty()) {
-                    node = node.withSourceVip(EmulatedCluster.sourceVipFor(nodes, nodeName).orElse(""));
-                }
-                if (!node.sourceVip().isEmpty()) {
-                    // The CNI's host endpoint holds the source VIP, as on a node.
-                    emulated.ensureHostEndpoint(node.sourceVip());
-                }
+            if (emulated.type() == EmulatedHost.NetworkType.OVERLAY && !node.sourceVip().isEmpty()) {
+                // The CNI's host endpoint holds the given source VIP, as on a node. Without --source-vip the agent
+                // lets HNS assign one from the network's subnet (and reuses it after a restart).
+                emulated.ensureHostEndpoint(node.sourceVip());
             }
             Path stateDir = host.stateDirGiven() || host.hnsState().isPresent() ? host.stateDir(context.env())
                     : Files.createTempDirectory("winproxy-demo-state");
@@ -168,7 +164,8 @@ public final class DemoCommand implements Callable<Integer> {
                         if (report.result().complete()) {
                             firstSuccess.countDown();
                         }
-                    }, handler -> new DemoCni(emulated, handler), host.driftBudget()));
+                    }, handler -> new DemoCni(emulated, handler), host.driftBudget(),
+                    host.maxBackendsPerLoadBalancer()));
             out.printf("winproxy demo: node %s, %s network %s, API server %s, manifests %s%n", nodeName,
                     emulated.type().hcnType(), emulated.networkName(), cluster.apiUrl(), cluster.manifestsDir());
             if (!hns.variants().isEmpty()) {

@@ -60,6 +60,25 @@ public final class HnsHostOptions {
                     + "content-drift checks off; deletions are always seen).")
     Integer driftCheckReads;
 
+    @Option(names = "--hns-max-backends-per-load-balancer", paramLabel = "N",
+            description = "Program at most N backends per load balancer, this node's endpoints first (default: the "
+                    + "limit this node's HNS showed, kept in hns-capabilities.json in the state directory, else "
+                    + "5000). Windows Server 2019 takes 64.")
+    Integer maxBackends;
+
+    /**
+     * {@code --hns-max-backends-per-load-balancer}: null when not given.
+     *
+     * @throws UsageException naming the flag when the value is not a positive number
+     */
+    public Integer maxBackendsPerLoadBalancer() {
+        if (maxBackends != null && maxBackends < 1) {
+            throw new UsageException("--hns-max-backends-per-load-balancer: must be a positive number: "
+                    + maxBackends);
+        }
+        return maxBackends;
+    }
+
     /**
      * The drift budget of {@code --hns-drift-check-period} and {@code --hns-drift-check-reads}.
      *

@@ -121,7 +121,7 @@ public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan pla
         }
         HostMacLookup hostMac = host.hostMacLookup();
         ProxyPipeline pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, node, hns, journal, hostMac,
-                AgentMetrics.NOOP, DriftBudget.DEFAULT, Instant.EPOCH));
+                AgentMetrics.NOOP, DriftBudget.DEFAULT, Instant.EPOCH, host.maxBackendsPerLoadBalancer()));
         ProxyPipeline.Evaluation result;
         try {
             result = pipeline.evaluate(cluster);

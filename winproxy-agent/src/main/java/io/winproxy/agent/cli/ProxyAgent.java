@@ -24,6 +24,7 @@ import io.winproxy.agent.pipeline.ProxyPipeline;
 import io.winproxy.agent.sync.ExecutorScheduler;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
+import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.agent.sync.VfpPolicyEngine;
 import io.winproxy.agent.zpages.ComponentPages;
 import io.winproxy.hns.HnsClient;
@@ -64,7 +65,15 @@ public final class ProxyAgent implements AutoCloseable {
      */
     public record Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
                         KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
-                        UnaryOperator<ClusterEventHandler> handlerDecorator, DriftBudget drift) {
+                        UnaryOperator<ClusterEventHandler> handlerDecorator, DriftBudget drift, Integer maxBackends) {
+        /** A setup without a configured backend limit. */
+        public Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
+                     KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
+                     UnaryOperator<ClusterEventHandler> handlerDecorator, DriftBudget drift) {
+            this(config, node, hns, hostMac, stateDir, client, serviceHealthIps, onSync, handlerDecorator, drift,
+                    null);
+        }
+
         /** A setup with the default drift budget. */
         public Setup(ProxyConfig config, NodeFacts node, HnsClient hns, HostMacLookup hostMac, Path stateDir,
                      KubernetesClient client, List<String> serviceHealthIps, Consumer<SyncReport> onSync,
@@ -100,7 +109,8 @@ public final class ProxyAgent implements AutoCloseable {
         closeables.add(0, events);
         metricsServer = MetricsServer.create(config.metricsBindAddress(), config.bindAddressHardFail(), nodeName,
                 metrics, events, () -> KubeProxyConfigurationFile.renderJson(config));
-        metricsServer.serve(ComponentPages.of(config, BUILD.kubernetesVersion()));
+        ComponentPages pages = ComponentPages.of(config, BUILD.kubernetesVersion());
+        metricsServer.serve(pages);
         metrics.featureGates(config.featureGates().statuses());
         closeables.add(0, metricsServer);
         health = ProxyHealthServer.create(config.healthzBindAddress(), config.syncPeriod(),
@@ -115,7 +125,8 @@ public final class ProxyAgent implements AutoCloseable {
         ProxyPipeline pipeline;
         try {
             pipeline = ProxyPipeline.build(new ProxyPipeline.Inputs(config, setup.node(), hns,
-                    OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now()));
+                    OwnershipJournal.open(setup.stateDir()), setup.hostMac(), metrics, setup.drift(), Instant.now(),
+                    setup.maxBackends()));
         } catch (RuntimeException e) {
             // e.g. --enable-dsr on an HNS without DSR: nothing started yet, but the client and servers exist.
             closeQuietly(closeables);
@@ -124,9 +135,23 @@ public final class ProxyAgent implements AutoCloseable {
         dataplane = pipeline.dataplane();
         VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");
+        boolean vipConfigured = !setup.node().sourceVip().isEmpty();
+        String[] lastVip = {""};
+        Consumer<SyncReport> onSync = report -> {
+            NodeNetwork network = engine.lastNodeNetwork();
+            String vip = network == null ? "" : dataplane.describeSourceVip(network.sourceVip(), vipConfigured);
+            if (!vip.equals(lastVip[0])) {
+                lastVip[0] = vip;
+                pages.sourceVip(vip);
+                logger.atInfo().setMessage("Source VIP").addKeyValue("sourceVip", vip).log();
+            }
+            if (setup.onSync() != null) {
+                setup.onSync().accept(report);
+            }
+        };
         loop = new ProxySyncLoop(engine, dataplane, health, serviceHealth, metrics, events, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),
-                config.syncPeriod()), scheduler, setup.onSync());
+                config.syncPeriod()), scheduler, onSync);
         metricsServer.route(StatusEndpoint.PATH, new StatusEndpoint(loop)::handle);
         ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
         watcher = new ClusterWatcher(client, pipeline.watchOptions(), handler, apiTraffic);
@@ -151,7 +176,11 @@ public final class ProxyAgent implements AutoCloseable {
         }
         logger.atInfo().setMessage("Winproxy started").addKeyValue("node", setup.node().nodeName())
                 .addKeyValue("network", setup.node().networkName())
-                .addKeyValue("hnsVersion", setup.hns().capabilities().version()).log();
+                .addKeyValue("hnsVersion", setup.hns().capabilities().version())
+                .addKeyValue("sourceVip", setup.node().sourceVip().isEmpty()
+                        ? "from the CNI's endpoint, else assigned by HNS at the first sync (overlay)"
+                        : setup.node().sourceVip() + " (--source-vip)")
+                .addKeyValue("backendsPerLoadBalancer", agent.dataplane.backendLimit()).log();
         return agent;
     }
 

@@ -10,14 +10,12 @@ import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.state.InstanceLock;
 import io.winproxy.agent.status.StatusCommand;
-import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.winsvc.LauncherStopEvent;
 import io.winproxy.agent.winsvc.PriorityClass;
 import io.winproxy.agent.winsvc.ProcessPriority;
 import io.winproxy.agent.winsvc.ServiceAgent;
 import io.winproxy.agent.winsvc.WindowsServiceHost;
 import io.winproxy.hns.HnsClient;
-import io.winproxy.hns.model.HostComputeNetwork;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -96,6 +94,7 @@ public final class RootCommand implements Callable<Integer> {
             return CleanupCommand.cleanup(context, host, false);
         }
         String network = config.requireNetworkName();
+        host.maxBackendsPerLoadBalancer(); // a bad value fails before anything starts
         applyPriorityClass(config);
         // Set when kube-proxy.exe is the service and this process its child: it stops the proxy through an event.
         Optional<LauncherStopEvent> launcher = LauncherStopEvent.forThisProcess(context.env());
@@ -154,7 +153,6 @@ public final class RootCommand implements Callable<Integer> {
     private int runLocked(ProxyConfig config, String network, Runnable ready, CountDownLatch stop)
             throws InterruptedException, IOException {
         HnsClient hns = host.open();
-        requireSourceVipOnOverlay(config, network, hns);
         AtomicBoolean readyReported = new AtomicBoolean();
         AtomicBoolean configChanged = new AtomicBoolean();
         ConfigFileWatcher watcher = null;
@@ -164,7 +162,7 @@ public final class RootCommand implements Callable<Integer> {
                     if (report.result().complete() && readyReported.compareAndSet(false, true)) {
                         ready.run();
                     }
-                }, null, host.driftBudget()))) {
+                }, null, host.driftBudget(), host.maxBackendsPerLoadBalancer()))) {
             if (config.configFile().isPresent()) {
                 try {
                     watcher = ConfigFileWatcher.start(config.configFile().get(), message -> {
@@ -186,25 +184,6 @@ public final class RootCommand implements Callable<Integer> {
             throw new IllegalStateException(ConfigFileWatcher.MESSAGE);
         }
         return 0;
-    }
-
-    /**
-     * Fails fast, as upstream winkernel does ("source-vip flag not set"), when the network already exists, is an
-     * overlay network, and no source VIP is configured or was created by the CNI ({@code <network>_ep},
-     * {@code VIPEndpoint}). A network that does not exist yet is checked by every sync, which programs nothing
-     * without a source VIP.
-     */
-    private static void requireSourceVipOnOverlay(ProxyConfig config, String network, HnsClient hns) {
-        if (!config.sourceVip().isEmpty()) {
-            return;
-        }
-        hns.getNetworkByName(network).filter(HostComputeNetwork::isOverlay).ifPresent(net -> {
-            if (NodeNetworkFactory.cniSourceVip(net, hns.listEndpoints(net.id())).isEmpty()) {
-                throw new UsageException("--source-vip: not set, and HNS network " + network + " is an overlay "
-                        + "network (kube-proxy: source-vip flag not set); give this node's source VIP, e.g. the IP "
-                        + "of the CNI's " + network + "_ep endpoint");
-            }
-        });
     }
 
     private static void applyPriorityClass(ProxyConfig config) {

@@ -41,7 +41,10 @@ final class DeletionGuard {
         if (entry.isEmpty()) {
             return true; // not on the journal's word: the plan decided from what it read (a collision)
         }
-        Optional<HostComputeLoadBalancer> doc = hns.getLoadBalancer(id);
+        Optional<HostComputeLoadBalancer> doc = ByIdCalls.read(() -> hns.getLoadBalancer(id), "load balancer", id);
+        if (doc == null) {
+            return false; // HNS answered neither the document nor "not found": the next sync tries again
+        }
         if (doc.isEmpty()) {
             return true; // gone already: the delete finds nothing and the entry is forgotten
         }
@@ -65,7 +68,10 @@ final class DeletionGuard {
         if (HnsIds.isWinproxys(id) || !journal.ownsRemoteEndpoint(id)) {
             return true;
         }
-        Optional<HostComputeEndpoint> doc = hns.getEndpoint(id);
+        Optional<HostComputeEndpoint> doc = ByIdCalls.read(() -> hns.getEndpoint(id), "endpoint", id);
+        if (doc == null) {
+            return false; // unsettled: the next sync tries again
+        }
         if (doc.isEmpty() || (doc.get().isRemote() && doc.get().ipAddresses().contains(ip))) {
             return true;
         }

@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * is flushed (write-ahead). A load-balancer step waits (deferred) while a remote endpoint its backends need is still to
  * be created by this plan and has not been. Each step is dispatched by {@link PlanStep.Visitor}.
  *
- * <p>Longer than most classes here (about 450 lines) by choice: it is the one place that says what each of the eight
+ * <p>Longer than most classes here (about 550 lines) by choice: it is the one place that says what each of the eight
  * kinds of step does to HNS, the journal and the cache; the write-ahead records ({@link Reservations}), backend
- * resolution ({@link BackendRefs}), the ID checks ({@link IdChoice}) and the deletion check ({@link DeletionGuard}) are
+ * resolution ({@link BackendRefs}), the ID checks ({@link IdChoice}), the backend limit ({@link BackendProbe}) and the
+ * deletion check ({@link DeletionGuard}) are
  * apart.
  *
  * <p>Used once, by the sync thread.
@@ -316,7 +317,7 @@ final class Execution implements PlanStep.Visitor<Void> {
         List<HcnPolicy> policies = ex.policiesByPa.computeIfAbsent(desired.providerAddress(),
                 HcnTranslator::providerAddressPolicies);
         HostComputeEndpoint doc = HcnTranslator.toHcn(desired, policies);
-        String actual = ex.ids.create(IdChoice.Kind.ENDPOINT, id,
+        String actual = ex.ids.create(IdChoice.Kind.ENDPOINT, desired.ip(), id,
                 sent -> session.createEndpoint(sent == null ? doc : doc.withId(sent)).id(),
                 got -> ex.hns.getEndpoint(got).isPresent(), () -> result.writes++);
         reserved.used(step);
@@ -377,7 +378,11 @@ final class Execution implements PlanStep.Visitor<Void> {
             return null;
         }
         String id = step.id();
-        DesiredLoadBalancer desired = step.loadBalancer();
+        ex.probe.write(step.loadBalancer(), this::localIps, false, lb -> modifyOnce(id, lb), ex.ids.chosen());
+        return null;
+    }
+
+    private void modifyOnce(String id, DesiredLoadBalancer desired) {
         List<String> refs = backends.refs(desired);
         List<String> endpointIds = BackendRefs.resolved(desired, refs);
         HostComputeLoadBalancer modified;
@@ -390,7 +395,7 @@ final class Execution implements PlanStep.Visitor<Void> {
             }
             logger.info("HNS does not implement HcnModifyLoadBalancer; replacing load balancers from now on");
             fallBackToReplace(id, desired);
-            return null;
+            return;
         }
         Set<String> held = new HashSet<>();
         modified.hostComputeEndpoints().forEach(e -> held.add(HnsIds.normalize(e)));
@@ -399,7 +404,7 @@ final class Execution implements PlanStep.Visitor<Void> {
                     + "kubernetes#131466); replacing load balancers from now on", id,
                     ex.hns.capabilities().version());
             fallBackToReplace(id, desired);
-            return null;
+            return;
         }
         recordWritten(HnsIds.normalize(id), desired, refs);
         result.modified++;
@@ -407,7 +412,6 @@ final class Execution implements PlanStep.Visitor<Void> {
                 .addKeyValue("loadBalancer", desired.key()).addKeyValue("backends", BackendRefs.summary(desired.backends()))
                 .log();
         BackendRefs.checkAllResolved(desired, refs);
-        return null;
     }
 
     private void fallBackToReplace(String id, DesiredLoadBalancer desired) {
@@ -458,6 +462,11 @@ final class Execution implements PlanStep.Visitor<Void> {
         if (!ex.guard.mayDeleteEndpoint(key, step.ip())) {
             return null;
         }
+        if (!ex.journal.ownsRemoteEndpoint(key) && !HnsIds.isWinproxys(key)) {
+            // Only a remote endpoint shadowing a local endpoint's IP is planned so (kubernetes PR #138000).
+            logger.atInfo().setMessage("Deleting a remote endpoint winproxy does not own: a local endpoint has its IP "
+                    + "(kubernetes#138000)").addKeyValue("id", step.id()).addKeyValue("ip", step.ip()).log();
+        }
         try {
             result.writes++;
             ex.hns.deleteEndpoint(step.id());
@@ -467,6 +476,9 @@ final class Execution implements PlanStep.Visitor<Void> {
             }
             logger.debug("Deleted remote endpoint {} ({})", step.id(), step.ip());
         } catch (HnsException e) {
+            if (ByIdCalls.deleteUnsettled(e, "endpoint", key)) {
+                return null;
+            }
             if (!e.isNotFound()) {
                 throw e;
             }
@@ -479,11 +491,25 @@ final class Execution implements PlanStep.Visitor<Void> {
 
     // ---- load balancers ---------------------------------------------------------------------------------------
 
+    /** Creates a load balancer within the node's backend limit (see {@link BackendProbe}). */
     private void createLoadBalancer(String id, DesiredLoadBalancer desired) {
+        ex.probe.write(desired, this::localIps, true, lb -> createOnce(id, lb), ex.ids.chosen());
+    }
+
+    /** The IPs of this node's endpoints (the CNI's), as the policy counts them local. */
+    private Set<String> localIps() {
+        Set<String> ips = new HashSet<>();
+        for (HostComputeEndpoint e : ex.cache.localEndpointDocs()) {
+            e.ipAddresses().forEach(ip -> ips.add(HcnTranslator.canonicalIp(ip)));
+        }
+        return ips;
+    }
+
+    private void createOnce(String id, DesiredLoadBalancer desired) {
         List<String> refs = backends.refs(desired);
         List<String> endpointIds = BackendRefs.resolved(desired, refs);
         HostComputeLoadBalancer doc = HcnTranslator.toHcn(desired, endpointIds);
-        String actual = ex.ids.create(IdChoice.Kind.LOAD_BALANCER, id,
+        String actual = ex.ids.create(IdChoice.Kind.LOAD_BALANCER, desired.key().toString(), id,
                 sent -> ex.hns.createLoadBalancer(sent == null ? doc : doc.withId(sent)).id(),
                 got -> ex.hns.getLoadBalancer(got).isPresent(), () -> result.writes++);
         if (!actual.equals(id)) {
@@ -511,6 +537,9 @@ final class Execution implements PlanStep.Visitor<Void> {
             ex.hns.deleteLoadBalancer(id);
             result.deleted++;
         } catch (HnsException e) {
+            if (ByIdCalls.deleteUnsettled(e, "load balancer", id)) {
+                return;
+            }
             if (!e.isNotFound()) {
                 throw e;
             }

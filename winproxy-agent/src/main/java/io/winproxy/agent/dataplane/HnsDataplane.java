@@ -4,6 +4,7 @@ import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
+import io.winproxy.hns.model.SchemaVersion;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.IncrementalPlanner;
 import io.winproxy.policy.plan.ObservedEndpoint;
@@ -42,8 +43,10 @@ import org.slf4j.LoggerFactory;
 public final class HnsDataplane {
     private static final Logger logger = LoggerFactory.getLogger(HnsDataplane.class);
     /**
-     * The name older versions gave the local endpoint they created for {@code --source-vip}; still recognised as a
-     * source-VIP endpoint. New ones are created without a name, as upstream's.
+     * The name of the source-VIP endpoint winproxy creates without an address, for HNS to assign one (overlay without
+     * {@code --source-vip}); older versions also gave it to the endpoint they created for {@code --source-vip}. Found
+     * again by this name after a restart, so the address HNS assigned is reused. An endpoint for an explicit
+     * {@code --source-vip} is created without a name, as upstream's.
      */
     public static final String SOURCE_VIP_ENDPOINT_NAME = "winproxy-source-vip";
 
@@ -54,6 +57,7 @@ public final class HnsDataplane {
     private final HostObserver observer;
     private final PlanExecutor executor;
     private final IdChoice ids;
+    private final BackendLimit backendLimit;
     private final LongSupplier nanoTime;
     private volatile boolean stopping;
 
@@ -82,8 +86,10 @@ public final class HnsDataplane {
         this.cache = new HostCache(new DriftSampler(drift.period(), drift.readsPerSync(), nanoTime));
         this.observer = new HostObserver(hns, networkName, journal, cache);
         this.ids = new IdChoice(newId, journal.file().map(f -> f.resolveSibling(IdChoice.FILE_NAME)).orElse(null));
+        this.backendLimit = BackendLimit.of(journal.file().map(f -> f.getParent()).orElse(null), null);
         this.executor = new PlanExecutor(hns, journal, cache, new ObjectBackoff(Duration.ofSeconds(1),
-                maxBackoff(syncPeriod), nanoTime), ids, hns.capabilities().modifyLoadBalancer(), () -> stopping);
+                maxBackoff(syncPeriod), nanoTime), ids, backendLimit, hns.capabilities().modifyLoadBalancer(),
+                () -> stopping);
     }
 
     private static Duration maxBackoff(Duration syncPeriod) {
@@ -108,6 +114,14 @@ public final class HnsDataplane {
 
     /** Consecutive failures of an object and the time left before its steps run again. */
     public record Backoff(int failures, Duration waitLeft) {
+    }
+
+    /**
+     * The most backends one load balancer gets on this node and where that comes from (configured, learnt, or
+     * winproxy's default); lowered while running when HNS refuses a load balancer for its size.
+     */
+    public BackendLimit backendLimit() {
+        return backendLimit;
     }
 
     /** What winproxy learnt about HNS honouring the IDs it chooses, in one line. */
@@ -178,14 +192,108 @@ public final class HnsDataplane {
         if (present) {
             return false;
         }
-        // The fields upstream sends (IP, MAC, network; no name, no prefix length).
-        HostComputeEndpoint created = hns.createEndpoint(network.id(), HostComputeEndpoint.local(network.id(),
-                null, sourceVip, 0, hostMac == null || hostMac.isEmpty() ? null : hostMac)
-                .withId(HnsIds.newId(ThreadLocalRandom.current())));
+        // The fields upstream sends (IP, MAC, network; no name, no prefix length). Through IdChoice like every
+        // create: on a fresh overlay node this is the process's first endpoint create.
+        HostComputeEndpoint doc = HostComputeEndpoint.local(network.id(), null, sourceVip, 0,
+                hostMac == null || hostMac.isEmpty() ? null : hostMac);
+        HostComputeEndpoint[] answered = new HostComputeEndpoint[1];
+        String id = ids.create(IdChoice.Kind.ENDPOINT, "source VIP " + sourceVip, ids.reserve(), sent -> {
+            answered[0] = hns.createEndpoint(network.id(), sent == null ? doc : doc.withId(sent));
+            return answered[0].id();
+        }, got -> hns.getEndpoint(got).isPresent(), () -> { });
+        HostComputeEndpoint created = answered[0].withId(id);
         logger.info("Created the source VIP endpoint {} for {} (MAC {}) on network {}", created.id(), sourceVip,
                 hostMac == null || hostMac.isEmpty() ? "unknown" : hostMac, networkName);
         observer.rememberCreated(created);
         return true;
+    }
+
+    /**
+     * Overlay without a source VIP (no {@code --source-vip}, no CNI endpoint for it, none assigned earlier): creates a
+     * local endpoint named {@value #SOURCE_VIP_ENDPOINT_NAME} without an address, with the host MAC, so that HNS
+     * assigns it one from the network's subnet (its IPAM: kubernetes#96996), through {@link IdChoice} like every
+     * create (so with winproxy's mark when HNS honours it), journaled as owned before the create and with its address
+     * after. The endpoint is read back for the address. Local, so never deleted; a restart finds it by name
+     * ({@code NodeNetworkFactory.cniSourceVip}) and reuses the address.
+     *
+     * @return the address HNS assigned; empty when the network is not overlay, or when the read-back did not find
+     *         the endpoint (HNS gave it another ID: the next observe reads it)
+     * @throws HnsException when HNS cannot create it
+     */
+    public Optional<String> createAssignedSourceVip(String hostMac) {
+        HostComputeNetwork network = observer.network().orElse(null);
+        if (network == null || !network.isOverlay()) {
+            return Optional.empty();
+        }
+        HostComputeEndpoint doc = new HostComputeEndpoint(null, SOURCE_VIP_ENDPOINT_NAME, network.id(), List.of(),
+                List.of(), hostMac == null || hostMac.isEmpty() ? null : hostMac, 0, SchemaVersion.V2);
+        // Journaled before the create (write-ahead), as owned; an earlier one is gone, or this would not run.
+        List.copyOf(journal.localEndpoints().keySet()).forEach(journal::forgetLocalEndpoint);
+        String reserved = ids.reserve();
+        journal.recordLocalEndpoint(reserved, "");
+        journal.flush();
+        String id;
+        try {
+            id = ids.create(IdChoice.Kind.ENDPOINT, "source VIP assigned by HNS", reserved,
+                    sent -> hns.createEndpoint(network.id(), sent == null ? doc : doc.withId(sent)).id(),
+                    got -> hns.getEndpoint(got).isPresent(), () -> { });
+        } catch (HnsException e) {
+            // Nothing was created (or, after a lost reply, the next sync finds it by name): not owned.
+            journal.forgetLocalEndpoint(reserved);
+            throw e;
+        }
+        Optional<HostComputeEndpoint> created = hns.getEndpoint(id);
+        if (created.isEmpty()) {
+            // HNS gave it an ID of its own (ids-ignored): it is the one new endpoint of the enumerate with this name.
+            created = findNewSourceVipEndpoint(network.id());
+        }
+        created.ifPresent(observer::rememberCreated);
+        Optional<String> vip = created.flatMap(HostComputeEndpoint::ipAddress).map(HcnTranslator::canonicalIp);
+        journal.forgetLocalEndpoint(reserved);
+        journal.recordLocalEndpoint(created.map(HostComputeEndpoint::id).orElse(id), vip.orElse(""));
+        journal.flush();
+        logger.atInfo().setMessage("Created the source VIP endpoint without an address; HNS assigned one from the "
+                + "network's subnet").addKeyValue("id", id).addKeyValue("sourceVip", vip.orElse("(read next sync)"))
+                .addKeyValue("network", networkName).addKeyValue("mac", hostMac == null || hostMac.isEmpty()
+                        ? "unknown" : hostMac).log();
+        return vip;
+    }
+
+    /** Among the network's endpoints not known yet (one enumerate, reads of the unknown only), the named one. */
+    private Optional<HostComputeEndpoint> findNewSourceVipEndpoint(String networkId) {
+        for (String other : hns.listEndpointIds(networkId)) {
+            String key = HnsIds.normalize(other);
+            if (journal.ownsRemoteEndpoint(key) || cache.endpoints().containsKey(key)) {
+                continue;
+            }
+            Optional<HostComputeEndpoint> doc = ByIdCalls.read(() -> hns.getEndpoint(other), "endpoint", other);
+            if (doc != null && doc.isPresent() && !doc.get().isRemote()
+                    && SOURCE_VIP_ENDPOINT_NAME.equals(doc.get().name())) {
+                return doc;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A source VIP and where it comes from, for the start line and /statusz: {@code 10.244.1.2 (--source-vip)},
+     * {@code 10.244.1.2 (assigned by HNS)} when the endpoint holding it is winproxy's address-less one, else
+     * {@code 10.244.1.2 (CNI endpoint NAME)}; "" for "".
+     */
+    public String describeSourceVip(String vip, boolean configured) {
+        if (vip == null || vip.isEmpty()) {
+            return "";
+        }
+        if (configured) {
+            return vip + " (--source-vip)";
+        }
+        for (HostComputeEndpoint e : cache.localEndpointDocs()) {
+            if (e.ipAddress().map(HcnTranslator::canonicalIp).filter(vip::equals).isPresent()) {
+                return SOURCE_VIP_ENDPOINT_NAME.equals(e.name()) ? vip + " (assigned by HNS)"
+                        : vip + " (CNI endpoint " + e.name() + ")";
+            }
+        }
+        return vip;
     }
 
     /** What the last {@link #observe} saw change on the host (see {@link HostObserver#hostChanges()}). */

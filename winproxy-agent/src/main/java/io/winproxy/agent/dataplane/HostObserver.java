@@ -205,8 +205,8 @@ final class HostObserver {
             } else if (journal.ownsRemoteEndpoint(id)) {
                 cache.drift.track(id);
             } else {
-                Optional<HostComputeEndpoint> doc = hns.getEndpoint(id);
-                if (doc.isPresent()) {
+                Optional<HostComputeEndpoint> doc = ByIdCalls.read(() -> hns.getEndpoint(id), "endpoint", id);
+                if (doc != null && doc.isPresent()) {
                     changedIps.addAll(cache.remember(doc.get()).ips());
                 } else {
                     unreadEndpoints.add(id);
@@ -281,8 +281,9 @@ final class HostObserver {
             }
             cache.journaled.remove(id);
             if (!cache.lbDocs.containsKey(id)) {
-                Optional<HostComputeLoadBalancer> doc = hns.getLoadBalancer(id);
-                if (doc.isPresent()) {
+                Optional<HostComputeLoadBalancer> doc = ByIdCalls.read(() -> hns.getLoadBalancer(id),
+                        "load balancer", id);
+                if (doc != null && doc.isPresent()) {
                     cache.lbDocs.put(id, doc.get());
                     addKey(HcnTranslator.toObserved(doc.get(), Map.of()).key());
                 } else {
@@ -337,7 +338,9 @@ final class HostObserver {
     private void readForDrift(String id, Map<String, ObservedLoadBalancer> lbs, Map<String, ObservedEndpoint> eps) {
         Optional<OwnershipJournal.LoadBalancerEntry> lb = journal.loadBalancer(id);
         if (lb.isPresent()) {
-            hns.getLoadBalancer(id).ifPresent(doc -> {
+            Optional<HostComputeLoadBalancer> found = ByIdCalls.read(() -> hns.getLoadBalancer(id), "load balancer",
+                    id);
+            (found == null ? Optional.<HostComputeLoadBalancer>empty() : found).ifPresent(doc -> {
                 ObservedLoadBalancer read = HcnTranslator.toObserved(doc, this::ipsOf)
                         .withFingerprint(lb.get().fingerprint());
                 if (lb.get().fingerprint() != null && lb.get().fingerprint().equals(Fingerprints.ofRead(read))) {
@@ -351,7 +354,8 @@ final class HostObserver {
         }
         Optional<OwnershipJournal.RemoteEndpointEntry> ep = journal.remoteEndpoint(id);
         if (ep.isPresent()) {
-            hns.getEndpoint(id).ifPresent(doc -> {
+            Optional<HostComputeEndpoint> found = ByIdCalls.read(() -> hns.getEndpoint(id), "endpoint", id);
+            (found == null ? Optional.<HostComputeEndpoint>empty() : found).ifPresent(doc -> {
                 ObservedEndpoint read = HcnTranslator.toObserved(doc);
                 // What HNS omits is not drift: an absent provider address is taken from the journal.
                 String pa = read.providerAddress().isEmpty() ? ep.get().providerAddress() : read.providerAddress();

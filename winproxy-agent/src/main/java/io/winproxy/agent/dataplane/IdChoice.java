@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * (carrying its mark, journaled before the create), which HNS is documented to honour for endpoints and networks
  * but not for load balancers. The assumption is checked where it is cheap: the first create of each kind is read back
  * by the ID HNS answered with, and every create's answer is compared with the request. When HNS gave another ID
- * ({@code ids-ignored}) or refused a caller GUID with {@code E_INVALIDARG} ({@code ids-rejected}), chosen IDs are
- * switched off for the process: creates then send no ID, and the GUID winproxy reserves serves only as the journal's
+ * ({@code ids-ignored}) or refused a caller GUID ({@code ids-rejected}: a create that failed with a code an ID refusal
+ * may have, and succeeded when retried once with the same document and no ID), chosen IDs are switched off: creates then send no ID, and the GUID winproxy reserves serves only as the journal's
  * write-ahead record of the create until HNS's ID replaces it.
  *
  * <p>What was learnt is kept in the state directory ({@value #FILE_NAME}, one line), so that a restart starts with what
@@ -49,6 +49,8 @@ public final class IdChoice {
 
     private final Supplier<String> newId;
     private volatile boolean chosen = true;
+    /** A create failed with E_FAIL under a chosen ID and succeeded without: the next one decides. */
+    private boolean suspectedFail;
     private volatile String learnt = "";
     private final boolean[] verified = new boolean[Kind.values().length];
 
@@ -123,54 +125,100 @@ public final class IdChoice {
         }
     }
 
-    /** HNS refused a caller-chosen ID with E_INVALIDARG. */
-    void rejected(Kind kind, String sent) {
+    /**
+     * HNS refused a caller-chosen ID: the create failed with {@code code} and the same document without an ID was
+     * then accepted.
+     */
+    void rejected(Kind kind, String object, String sent, int code) {
+        if (code == HResults.E_FAIL && !suspectedFail) {
+            // E_FAIL is also what a transient failure answers: one object is not proof, a second in a row is.
+            suspectedFail = true;
+            logger.atInfo().setMessage("HNS failed a create with a chosen ID (E_FAIL) and accepted it without one; "
+                    + "concluding only if the next create shows the same").addKeyValue("kind", kind.text)
+                    .addKeyValue("object", object).log();
+            return;
+        }
         if (chosen) {
             chosen = false;
-            learnt = "HNS refuses caller-chosen IDs (E_INVALIDARG for " + kind.withArticle() + " created as " + sent + ")";
+            learnt = "HNS refuses caller-chosen IDs (" + HResults.describe(code) + " for " + kind.withArticle()
+                    + (object == null || object.isEmpty() ? "" : " (" + object + ")") + " created as " + sent
+                    + "; the same document without an ID was accepted)";
             keep(learnt);
-            logger.atWarn().setMessage("HNS refused a caller-chosen ID (E_INVALIDARG); winproxy lets HNS choose IDs "
-                    + "from now on").addKeyValue("kind", kind.text).addKeyValue("sent", sent).log();
+            logger.atWarn().setMessage("HNS refused a caller-chosen ID and accepted the same document without one; "
+                    + "winproxy lets HNS choose IDs from now on").addKeyValue("kind", kind.text)
+                    .addKeyValue("object", object).addKeyValue("sent", sent)
+                    .addKeyValue("hresult", HResults.describe(code)).log();
         }
     }
 
     /**
+     * The codes with which an HNS build might refuse a caller-chosen GUID: {@code E_INVALIDARG}, the HCN invalid-JSON
+     * and GUID-conversion codes, and {@code E_FAIL}. A create failing so is retried once without the ID; only that
+     * retry succeeding shows that the ID was refused.
+     */
+    static boolean mayBeIdRefusal(int hresult) {
+        return hresult == HResults.E_INVALIDARG || hresult == HResults.HCN_E_INVALID_JSON
+                || hresult == HResults.HCN_E_GUID_CONVERSION_FAILURE || hresult == HResults.E_FAIL;
+    }
+
+    /**
      * Creates an object, sending the reserved ID when winproxy chooses IDs, and checks what HNS did with it: the
-     * first create of each kind is read back under the ID HNS answered with; an answer with another ID, or
-     * {@code E_INVALIDARG} for the ID sent (then retried without one), switches chosen IDs off (see the class comment).
+     * first create of each kind is read back under the ID HNS answered with; an answer with another ID switches chosen
+     * IDs off. A create refused with one of the {@link #mayBeIdRefusal codes an ID refusal may have} is retried once
+     * with no ID: when that succeeds, chosen IDs are switched off (see the class comment); when it fails too, the
+     * document itself is at fault and a {@link DocumentRefusedException} says so (nothing is learnt or kept).
      *
-     * @param call creates the object with the given ID (null: none, HNS chooses) and returns the ID HNS answered
+     * @param object names the object for logs and what is learnt (a load balancer's key, an endpoint's IP)
+     * @param call   creates the object with the given ID (null: none, HNS chooses) and returns the ID HNS answered
      * @param write  counts one HNS write
      * @return the ID of the created object (lower-case)
+     * @throws DocumentRefusedException when the document is refused with and without the ID
      */
-    String create(Kind kind, String id, Function<String, String> call, Predicate<String> readBack, Runnable write) {
+    String create(Kind kind, String object, String id, Function<String, String> call, Predicate<String> readBack,
+                  Runnable write) {
         String answered;
+        boolean sentNone = !chosen;
         write.run();
         if (chosen) {
             try {
                 answered = call.apply(id);
             } catch (HnsException e) {
-                if (e.hresult() != HResults.E_INVALIDARG) {
+                if (!mayBeIdRefusal(e.hresult())) {
                     throw e;
                 }
-                rejected(kind, id);
                 write.run();
-                answered = call.apply(null);
+                try {
+                    answered = call.apply(null);
+                } catch (HnsException retry) {
+                    throw new DocumentRefusedException(kind.text, object, e, retry);
+                }
+                sentNone = true;
+                rejected(kind, object, id, e.hresult());
             }
         } else {
             answered = call.apply(null);
         }
         String got = answered == null || answered.isEmpty() ? "" : HnsIds.normalize(answered);
-        if (got.isEmpty()) {
-            if (!chosen) {
+        if (sentNone) {
+            if (got.isEmpty()) {
                 throw new IllegalStateException("HNS created " + kind.withArticle() + " without answering its ID");
             }
+            return got;
+        }
+        if (got.isEmpty()) {
             return id;
         }
-        if (chosen && !got.equals(id)) {
+        if (got.equals(id)) {
+            suspectedFail = false;
+        }
+        if (!got.equals(id)) {
             ignored(kind, id, got);
         } else if (mustVerify(kind)) {
-            if (readBack.test(got)) {
+            Boolean found = readBack(kind, got, readBack);
+            if (found == null) {
+                return got; // inconclusive: the next create of this kind reads back again
+            }
+            if (found) {
                 verified(kind);
             } else {
                 // The binding answers a create with the ID sent (it does not query), so HNS giving its own ID shows
@@ -182,6 +230,21 @@ public final class IdChoice {
         return got;
     }
 
+
+    /**
+     * Reads a created object back; null when the read failed with another code than "not found" (an open of an ID
+     * may answer a code of its own; the next enumerate settles whether the object exists, not an exception here).
+     */
+    private static Boolean readBack(Kind kind, String id, Predicate<String> readBack) {
+        try {
+            return readBack.test(id);
+        } catch (HnsException e) {
+            logger.atDebug().setMessage("Read-back of a created object failed; not concluding anything from it")
+                    .addKeyValue("kind", kind.text).addKeyValue("id", id).addKeyValue("hresult", e.hresultName())
+                    .log();
+            return null;
+        }
+    }
 
     /** One line for the start-up log, {@code /configz} and {@code hns} output. */
     public String describe() {

@@ -10,16 +10,15 @@ import io.winproxy.agent.Messages;
 import io.winproxy.agent.dataplane.OwnershipJournal.LoadBalancerEntry;
 import io.winproxy.agent.dataplane.OwnershipJournal.RemoteEndpointEntry;
 import io.winproxy.agent.dataplane.OwnershipJournal.Vanished;
+import io.winproxy.agent.state.SecureFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
@@ -44,17 +43,22 @@ final class JournalFile {
     static final String SNAPSHOT_NAME = "ownership.json";
     static final String LOG_NAME = "ownership.log";
 
-    /** The snapshot document; version 2 added fingerprints and vanished objects. */
+    /**
+     * The snapshot document; version 2 added fingerprints and vanished objects, then (absent when empty, so older
+     * readers are unaffected) the local endpoints winproxy created: the source-VIP endpoint HNS gave an address.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Document(@JsonProperty("version") int version,
                     @JsonProperty("loadBalancers") Map<String, LoadBalancerEntry> loadBalancers,
                     @JsonProperty("remoteEndpoints") Map<String, RemoteEndpointEntry> remoteEndpoints,
-                    @JsonProperty("vanished") Map<String, Vanished> vanished) {
+                    @JsonProperty("vanished") Map<String, Vanished> vanished,
+                    @JsonProperty("localEndpoints") Map<String, RemoteEndpointEntry> localEndpoints) {
     }
 
     /**
      * One line of the change log: a put ({@code lb}/{@code ep} with the entry, {@code gone} with the vanished
-     * record) or a removal (entry null), of kind {@code lb}, {@code ep} or {@code gone}.
+     * record) or a removal (entry null), of kind {@code lb}, {@code ep}, {@code gone} or {@code local} (an owned local
+     * endpoint, its IP in {@code ep}).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Change(@JsonProperty("kind") String kind, @JsonProperty("id") String id,
@@ -185,11 +189,7 @@ final class JournalFile {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }
-            try {
-                Files.move(tmp, snapshot, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, snapshot, StandardCopyOption.REPLACE_EXISTING);
-            }
+            SecureFiles.replace(tmp, snapshot);
         } finally {
             Files.deleteIfExists(tmp);
         }

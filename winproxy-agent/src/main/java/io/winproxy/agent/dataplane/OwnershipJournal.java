@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: the sync thread is its only writer.
  *
- * <p>About 550 lines by choice: the journal's whole policy (what is owned, the vanished objects and their indexes by
+ * <p>About 600 lines by choice: the journal's whole policy (what is owned, the vanished objects and their indexes by
  * key and IP, the write-ahead flush and its failure state) is one unit that the executor and the observer share; its
  * record format is apart ({@link JournalFile}), and its entry records are nested here because the whole agent names
  * them as {@code OwnershipJournal.LoadBalancerEntry}.
@@ -120,6 +120,8 @@ public final class OwnershipJournal {
     private final JournalFile disk;
     private final Map<String, LoadBalancerEntry> loadBalancers = new HashMap<>();
     private final Map<String, RemoteEndpointEntry> remoteEndpoints = new HashMap<>();
+    /** Local endpoints winproxy created (the source-VIP endpoint HNS gave an address): never deleted, only known. */
+    private final Map<String, RemoteEndpointEntry> localEndpoints = new HashMap<>();
     /** Owned objects that vanished from HNS, by lower-case ID, with indexes by load-balancer key and endpoint IP. */
     private final Map<String, Vanished> vanished = new HashMap<>();
     private final Map<String, String> vanishedLbByKey = new HashMap<>();
@@ -204,6 +206,9 @@ public final class OwnershipJournal {
         if (doc.vanished() != null) {
             doc.vanished().forEach((id, v) -> putVanished(HnsIds.normalize(id), v));
         }
+        if (doc.localEndpoints() != null) {
+            doc.localEndpoints().forEach((id, e) -> localEndpoints.put(HnsIds.normalize(id), e));
+        }
     }
 
     /** One instance per distinct provider address (a node's IP, shared by all its pods' endpoints). */
@@ -236,7 +241,37 @@ public final class OwnershipJournal {
             } else {
                 remoteEndpoints.put(id, shared(change.ep()));
             }
+        } else if ("local".equals(change.kind())) {
+            if (change.ep() == null) {
+                localEndpoints.remove(id);
+            } else {
+                localEndpoints.put(id, change.ep());
+            }
         }
+    }
+
+    /**
+     * Records a local endpoint winproxy created (the source-VIP endpoint HNS assigns an address to; {@code ip} "" while
+     * not known). Local endpoints are never deleted; the record says whose it is and which address HNS gave.
+     */
+    public void recordLocalEndpoint(String id, String ip) {
+        String key = HnsIds.normalize(id);
+        RemoteEndpointEntry entry = new RemoteEndpointEntry(ip == null ? "" : ip);
+        if (!entry.equals(localEndpoints.put(key, entry))) {
+            pending.add(new Change("local", key, null, entry, null));
+        }
+    }
+
+    public void forgetLocalEndpoint(String id) {
+        String key = HnsIds.normalize(id);
+        if (localEndpoints.remove(key) != null) {
+            pending.add(new Change("local", key, null, null, null));
+        }
+    }
+
+    /** The local endpoints winproxy created, by ID (unmodifiable). */
+    public Map<String, RemoteEndpointEntry> localEndpoints() {
+        return java.util.Collections.unmodifiableMap(localEndpoints);
     }
 
     /** Where the journal's snapshot lives, or empty for an in-memory journal. */
@@ -543,7 +578,8 @@ public final class OwnershipJournal {
             if (snapshotStale || !disk.snapshotExists() || logLines + pending.size() > Math.max(MIN_COMPACTION_LINES,
                     loadBalancers.size() + remoteEndpoints.size() + vanished.size())) {
                 disk.compact(new Document(2, new TreeMap<>(loadBalancers), new TreeMap<>(remoteEndpoints),
-                        vanished.isEmpty() ? null : new TreeMap<>(vanished)));
+                        vanished.isEmpty() ? null : new TreeMap<>(vanished),
+                        localEndpoints.isEmpty() ? null : new TreeMap<>(localEndpoints)));
                 logLines = 0;
                 snapshotStale = false;
             } else {

@@ -40,19 +40,21 @@ final class PlanExecutor {
     final ObjectBackoff backoff;
     final IdChoice ids;
     final DeletionGuard guard;
+    final BackendProbe probe;
     private final BooleanSupplier stopping;
     private boolean modifySupported;
     /** The (immutable) policy list per provider address: one per node, shared by its endpoints' documents. */
     final Map<String, List<HcnPolicy>> policiesByPa = new HashMap<>();
 
     PlanExecutor(HnsClient hns, OwnershipJournal journal, HostCache cache, ObjectBackoff backoff, IdChoice ids,
-                 boolean modifySupported, BooleanSupplier stopping) {
+                 BackendLimit limit, boolean modifySupported, BooleanSupplier stopping) {
         this.hns = hns;
         this.journal = journal;
         this.cache = cache;
         this.backoff = backoff;
         this.ids = ids;
         this.guard = new DeletionGuard(hns, journal, cache);
+        this.probe = new BackendProbe(limit);
         this.modifySupported = modifySupported;
         this.stopping = stopping;
     }

@@ -49,9 +49,18 @@ public final class ProxyPipeline {
      * @param metrics where the engine reports (the agent's metrics, or {@link AgentMetrics#NOOP})
      * @param drift   the content-drift budget of the dataplane
      * @param start   the start time (endpoint-change latency is measured from it)
+     * @param maxBackends {@code --hns-max-backends-per-load-balancer}, or null (then what the state directory kept,
+     *                    else winproxy's default)
      */
     public record Inputs(ProxyConfig config, NodeFacts node, HnsClient hns, OwnershipJournal journal,
-                         HostMacLookup hostMac, AgentMetrics metrics, DriftBudget drift, Instant start) {
+                         HostMacLookup hostMac, AgentMetrics metrics, DriftBudget drift, Instant start,
+                         Integer maxBackends) {
+        /** Inputs without a configured backend limit. */
+        public Inputs(ProxyConfig config, NodeFacts node, HnsClient hns, OwnershipJournal journal,
+                      HostMacLookup hostMac, AgentMetrics metrics, DriftBudget drift, Instant start) {
+            this(config, node, hns, journal, hostMac, metrics, drift, start, null);
+        }
+
         public Inputs {
             Objects.requireNonNull(config);
             Objects.requireNonNull(node);
@@ -92,6 +101,8 @@ public final class ProxyPipeline {
                 nodeNetworks, in.metrics(), in.start(), caps.ipv6DualStack());
         this.dataplane = new HnsDataplane(in.hns(), node.networkName(), in.journal(), config.syncPeriod(),
                 System::nanoTime, in.drift(), () -> HnsIds.newId(ThreadLocalRandom.current()));
+        dataplane.backendLimit().configure(in.maxBackends());
+        engine.limitBackends(dataplane.backendLimit().value());
         this.watch = watchOptions(config, node.nodeName());
     }
 

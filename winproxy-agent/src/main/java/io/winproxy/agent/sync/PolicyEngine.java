@@ -29,6 +29,14 @@ public interface PolicyEngine {
     /** This node's latest state (null once deleted); true when it changes what the policy computes. */
     boolean onNode(NodeInfo current);
 
+    /**
+     * The most backends one load balancer gets (the node's limit: configured, or learnt from HNS); every service port
+     * is recomputed by the next {@link #compute} when it changed. True when it changed.
+     */
+    default boolean limitBackends(int max) {
+        return false;
+    }
+
     /** Applies the pending changes (one atomic swap) and computes what the host should hold. */
     PolicySnapshot compute(HostView host);
 

@@ -63,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the {@link ClusterEventHandler} methods are called on informer threads; {@link #syncOnce()}
  * only ever runs on the runner's thread.
  *
- * <p>About 570 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
+ * <p>About 580 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
  * health, metrics, events and logs, and the one thread status reads run on; the work itself is in the policy engine,
  * the dataplane and the programming tracker ({@link ProgrammingTracker}).
  */
@@ -290,8 +290,22 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
             long observedAt = System.nanoTime();
             hnsAvailable();
             HostView host = new HostView(dataplane.network().orElseThrow(), dataplane.endpoints());
+            int backendLimit = dataplane.backendLimit().value();
+            if (policy.limitBackends(backendLimit)) {
+                logger.atInfo().setMessage("Backends per load balancer").addKeyValue("limit", backendLimit)
+                        .addKeyValue("source", dataplane.backendLimit().source()).log();
+            }
             PolicySnapshot snapshot = policy.compute(host);
-            prepareHost(policy.lastNodeNetwork());
+            if (prepareHost(policy.lastNodeNetwork())) {
+                // HNS assigned the source VIP just now: the node network has it from this sync on.
+                snapshot = policy.compute(new HostView(dataplane.network().orElseThrow(), dataplane.endpoints()));
+                NodeNetwork assigned = policy.lastNodeNetwork();
+                if (assigned == null || assigned.lacksSourceVip()) {
+                    throw new SourceVipMissingException("HNS created the source VIP endpoint on network "
+                            + (assigned == null ? "?" : assigned.networkName()) + " but its address is not known yet;"
+                            + " nothing is programmed until it is");
+                }
+            }
             long computedAt = System.nanoTime();
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
                     dataplane.modifySupported(), dataplane.hostChanges(), periodic);
@@ -306,6 +320,11 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
                 throw e;
             }
             policy.planApplied(result.complete());
+            if (dataplane.backendLimit().value() != backendLimit) {
+                // HNS showed a backend limit during the apply: the next sync cuts every larger Service to it.
+                changeRequested.set(true);
+                runner.continueNow();
+            }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             outageSinceLastSync = false;
             lastDesired = snapshot.desired();
@@ -385,19 +404,16 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
 
     /**
      * Overlay: the load balancers' SNAT address must be a local endpoint of the host before they are programmed
-     * (created with the host MAC when missing, as upstream). Without a source VIP nothing is programmed: a load
-     * balancer without SNAT would send replies of remote backends astray.
+     * (created with the host MAC when missing, as upstream). Without a source VIP (no {@code --source-vip}, no CNI
+     * endpoint for it) winproxy lets HNS assign one ({@link HnsDataplane#createAssignedSourceVip}); a load balancer is
+     * never programmed without SNAT.
      *
-     * @throws SourceVipMissingException on an overlay network without a source VIP or without the host MAC
+     * @return true when HNS assigned the source VIP just now (the caller recomputes the policy)
+     * @throws SourceVipMissingException on an overlay network without the host MAC
      */
-    private void prepareHost(NodeNetwork node) {
+    private boolean prepareHost(NodeNetwork node) {
         if (node == null || node.networkType() != NetworkType.OVERLAY) {
-            return;
-        }
-        if (node.lacksSourceVip()) {
-            throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and "
-                    + "--source-vip is not set (upstream: \"source-vip flag not set\"); no load balancer is "
-                    + "programmed without SNAT until it is");
+            return false;
         }
         if (node.lacksHostMac()) {
             throw new SourceVipMissingException("Network " + node.networkName() + " is an overlay network and no "
@@ -405,7 +421,12 @@ public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
                     + "\"could not find host mac address\"); nothing is programmed until it is found");
         }
         sourceVipMissingLogged = false;
+        if (node.lacksSourceVip()) {
+            dataplane.createAssignedSourceVip(node.hostMac());
+            return true;
+        }
         dataplane.ensureSourceVipEndpoint(node.sourceVip(), node.hostMac());
+        return false;
     }
 
     /**

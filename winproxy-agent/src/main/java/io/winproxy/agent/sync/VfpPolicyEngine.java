@@ -106,6 +106,11 @@ public final class VfpPolicyEngine implements PolicyEngine {
     }
 
     @Override
+    public boolean limitBackends(int max) {
+        return calculator.limitBackends(max);
+    }
+
+    @Override
     public PolicySnapshot compute(HostView host) {
         ProxyChanges changes = state.applyChanges(serviceChanges, endpointChanges);
         metrics.serviceChangesPending(0);

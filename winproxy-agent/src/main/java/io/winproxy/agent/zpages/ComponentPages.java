@@ -32,6 +32,8 @@ public final class ComponentPages {
     private final Clock clock;
     private final RandomGenerator random;
     private final HealthcheckSlis slis = new HealthcheckSlis();
+    /** The overlay source VIP and where it comes from, for /statusz ("" until known, or on l2bridge). */
+    private volatile String sourceVip = "";
     /** The /flagz text: component-base renders it once, with one delimiter. */
     private final String flagzText;
 
@@ -63,6 +65,11 @@ public final class ComponentPages {
         return gates.statuses().stream().filter(s -> s.name().equals(gate)).anyMatch(FeatureGates.Status::enabled);
     }
 
+    /** Sets the {@code Source VIP} line of /statusz, e.g. {@code 10.244.1.2 (assigned by HNS)}; "" removes it. */
+    public void sourceVip(String text) {
+        sourceVip = text == null ? "" : text;
+    }
+
     /** The health-check SLIs (for tests and other health endpoints). */
     public HealthcheckSlis slis() {
         return slis;
@@ -88,7 +95,8 @@ public final class ComponentPages {
             }
             case "/statusz" -> {
                 return statusz ? text(request, ZPageText.statusz(COMPONENT, started, clock.instant(), clock.getZone(),
-                        runtimeVersion, binaryVersion, emulationVersion, ZPageText.delimiter(random))) : null;
+                        runtimeVersion, binaryVersion, emulationVersion, ZPageText.delimiter(random), sourceVip))
+                        : null;
             }
             case "/flagz" -> {
                 return flagz ? text(request, flagzText) : null;

@@ -36,6 +36,12 @@ public final class ZPageText {
      */
     static String statusz(String component, Instant started, Instant now, ZoneId zone, String runtimeVersion,
                           String binaryVersion, String emulationVersion, String delim) {
+        return statusz(component, started, now, zone, runtimeVersion, binaryVersion, emulationVersion, delim, "");
+    }
+
+    /** As above, plus winproxy's {@code Source VIP} line (overlay) when {@code sourceVip} is not empty. */
+    static String statusz(String component, Instant started, Instant now, ZoneId zone, String runtimeVersion,
+                          String binaryVersion, String emulationVersion, String delim, String sourceVip) {
         long up = Math.max(0, Duration.between(started, now).getSeconds());
         String uptime = String.format(Locale.ROOT, "%d hr %02d min %02d sec", up / 3600, (up / 60) % 60, up % 60);
         return "\n" + component + " statusz\n" + WARNING + "\n"
@@ -44,6 +50,7 @@ public final class ZPageText {
                 + "\nGo version" + delim + " " + runtimeVersion
                 + "\nBinary version" + delim + " " + binaryVersion
                 + "\nEmulation version" + delim + " " + emulationVersion
+                + (sourceVip.isEmpty() ? "" : "\nSource VIP" + delim + " " + sourceVip)
                 + "\n\n";
     }
 

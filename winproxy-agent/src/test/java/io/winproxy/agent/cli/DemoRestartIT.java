@@ -2,7 +2,11 @@ package io.winproxy.agent.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.winproxy.agent.dataplane.HnsDataplane;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,5 +39,20 @@ class DemoRestartIT {
 
         assertThat(demoOnce("fresh-state").out())
                 .contains("--- sync 1: 0 created, 0 modified, 0 deleted, 19 adopted");
+    }
+
+    @Test
+    void withoutSourceVipTheOverlayDemoProgramsEverythingWithAnHnsAssignedVipThatSurvivesARestart() {
+        demoOnce("state");
+        demoOnce("state");
+
+        HnsEmulator host = HnsEmulator.openExisting(dir.resolve("hns.json"));
+        String network = host.listNetworks().stream().filter(n -> n.isOverlay()).findFirst().orElseThrow().id();
+        List<HostComputeEndpoint> vips = host.listEndpoints(network).stream()
+                .filter(e -> HnsDataplane.SOURCE_VIP_ENDPOINT_NAME.equals(e.name())).toList();
+        assertThat(vips).singleElement().satisfies(e -> assertThat(e.isRemote()).isFalse());
+        String vip = vips.get(0).ipAddresses().get(0);
+        assertThat(host.listLoadBalancers()).isNotEmpty().filteredOn(lb -> !lb.isDsr())
+                .allSatisfy(lb -> assertThat(lb.sourceVip()).isEqualTo(vip));
     }
 }

@@ -49,6 +49,29 @@ class HnsFaultCommandTest extends SharedHostCommandTest {
     }
 
     @Test
+    void theLimitsOfTheHostAreSetFromTheCommandLineAndShownWithTheirUse() throws Exception {
+        CliRunner.Result set = CliRunner.run("hns", "fault", "set", "--hns-state", host.stateFile(),
+                "--max-destinations", "64", "--port-pool", "640");
+
+        assertThat(set.exitCode()).as(set.err()).isZero();
+        assertThat(set.out()).contains("limit: 64 destinations per load balancer")
+                .contains("port pool: 640 dynamic ports (64 per non-DSR load balancer)");
+        assertThat(host.agentSide().limits().maxDestinationsPerLoadBalancer()).isEqualTo(64);
+        JsonNode limits = new ObjectMapper().readTree(CliRunner.run("hns", "fault", "show", "-o", "json",
+                "--hns-state", host.stateFile()).out()).get("limits");
+        assertThat(limits.get("dynamicPorts").asInt()).isEqualTo(640);
+        assertThat(limits.get("portsPerLoadBalancer").asInt()).isEqualTo(64);
+
+        CliRunner.Result bad = CliRunner.run("hns", "fault", "set", "--hns-state", host.stateFile(),
+                "--port-pool", "-1");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--port-pool");
+        CliRunner.Result back = CliRunner.run("hns", "fault", "set", "--hns-state", host.stateFile(),
+                "--max-destinations", "0", "--port-pool", "0");
+        assertThat(back.out().trim()).isEqualTo("no faults");
+    }
+
+    @Test
     void anOutageFailsEveryCallOfTheOtherProcessWithServiceNotActive() {
         CliRunner.Result r = CliRunner.run("hns", "fault", "set", "--hns-state", host.stateFile(), "--outage", "1m");
 

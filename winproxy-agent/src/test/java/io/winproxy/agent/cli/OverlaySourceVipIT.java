@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
+import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.demo.EmbeddedApiServer;
 import io.winproxy.agent.kube.Eventually;
 import io.winproxy.agent.pipeline.HostMacLookup;
@@ -12,6 +13,7 @@ import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.hns.HnsVersion;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * On an overlay network the proxy never programs a load balancer without SNAT: with no {@code --source-vip} and no
- * source-VIP endpoint of the CNI, a sync programs nothing; once the CNI creates its {@code <network>_ep} endpoint,
- * its address becomes the source VIP.
+ * source-VIP endpoint of the CNI, the agent lets HNS assign one (the first free address of the node's subnet) and
+ * programs the Service with it, through the real agent (informers, sync loop, dataplane).
  */
 class OverlaySourceVipIT {
     @TempDir
@@ -60,14 +62,15 @@ class OverlaySourceVipIT {
     }
 
     @Test
-    void withoutASourceVipNothingIsProgrammedUntilTheCniCreatesItsSourceVipEndpoint() throws Exception {
-        Thread.sleep(3000);
-        assertThat(hns.listLoadBalancerIds()).as("no load balancer without SNAT").isEmpty();
-
-        host.ensureHostEndpoint("10.244.1.2");
-
+    void withoutASourceVipHnsAssignsOneAndTheServiceIsProgrammedWithIt() throws Exception {
         Eventually.await(Duration.ofSeconds(30), "the service programmed", () -> hns.listLoadBalancerIds().size() == 1);
+
         HostComputeLoadBalancer lb = hns.getLoadBalancer(hns.listLoadBalancerIds().get(0)).orElseThrow();
+        String network = hns.getNetworkByName("vxlan0").orElseThrow().id();
+        HostComputeEndpoint vip = hns.listEndpoints(network).stream()
+                .filter(e -> HnsDataplane.SOURCE_VIP_ENDPOINT_NAME.equals(e.name())).findFirst().orElseThrow();
+        assertThat(vip.ipAddresses()).containsExactly("10.244.1.2");
+        assertThat(vip.isRemote()).isFalse();
         assertThat(lb.sourceVip()).isEqualTo("10.244.1.2");
     }
 }

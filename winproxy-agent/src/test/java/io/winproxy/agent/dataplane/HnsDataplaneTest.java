@@ -113,6 +113,29 @@ class HnsDataplaneTest {
     }
 
     @Test
+    void aLeftoverUnownedRemoteEndpointAtALocalPodsIpIsGoneAfterOneSyncAndTheLoadBalancerUsesTheLocalEndpoint() {
+        // e.g. upstream kube-proxy's, from before this pod moved to this node (kubernetes PR #138000).
+        String network = hns.getNetworkByName("overlay").orElseThrow().id();
+        HostComputeEndpoint leftover = hns.createEndpoint(network, HostComputeEndpoint.remote(network, "10.244.1.5",
+                "02-11-0a-f4-01-05", "192.168.1.11"));
+        String local = hns.listEndpoints(network).stream().filter(e -> !e.isRemote()
+                && e.ipAddresses().contains("10.244.1.5")).findFirst().orElseThrow().id();
+        HnsDataplane dp = dataplane();
+
+        ApplyResult result = sync(dp, desired());
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(hns.getEndpoint(leftover.id())).isEmpty();
+        assertThat(hns.getEndpoint(local)).as("the local endpoint stays").isPresent();
+        HostComputeLoadBalancer webLb = hns.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains("10.96.0.80")).findFirst().orElseThrow();
+        assertThat(webLb.hostComputeEndpoints()).map(HnsDataplaneTest::lower).contains(lower(local))
+                .doesNotContain(lower(leftover.id()));
+        hns.journal().reset();
+        assertThat(sync(dp, desired()).writes()).as("converged").isZero();
+    }
+
+    @Test
     void anUnchangedClusterMakesZeroHnsWritesPerSync() {
         HnsDataplane dp = dataplane();
         sync(dp, desired());
@@ -267,7 +290,7 @@ class HnsDataplaneTest {
                     return id;
                 });
         // The first load balancer create fails: its reserved ID is forgotten, nothing is left unowned.
-        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 1, HResults.E_FAIL);
+        hns.faults().failNext(HnsCall.CREATE, HnsObjectKind.LOAD_BALANCER, 1, HResults.HCN_E_INVALID_POLICY);
         sync(dp, desired());
         OwnershipJournal onDisk = OwnershipJournal.open(stateDir);
         assertThat(ids).hasSize(3);

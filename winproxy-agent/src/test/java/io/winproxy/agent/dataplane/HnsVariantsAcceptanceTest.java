@@ -90,11 +90,15 @@ class HnsVariantsAcceptanceTest {
     }
 
     private static HnsEmulator host(Set<HnsVariant> variants) {
+        return host(variants, Set.of("10.244.1.5", "10.244.1.2"));
+    }
+
+    private static HnsEmulator host(Set<HnsVariant> variants, Set<String> localEndpoints) {
         HnsEmulator emulator = HnsEmulator.builder().version(new HnsVersion(15, 5)).build();
         EmulatedHost host = new EmulatedHost(emulator, EmulatedHost.NetworkType.OVERLAY, "overlay", "win-a");
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
                 new EmulatedHost.Node("win-b", "10.244.2.0/24", "192.168.1.12")));
-        host.syncLocalEndpoints(Set.of("10.244.1.5", "10.244.1.2"));
+        host.syncLocalEndpoints(localEndpoints);
         emulator.setVariants(variants);
         return emulator;
     }
@@ -184,5 +188,35 @@ class HnsVariantsAcceptanceTest {
         HnsDataplane restarted = dataplane(emulator);
         converge(restarted, fewer);
         assertNothingLeaked(emulator, restarted, fewer);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variants")
+    void aFreshOverlayHostWithoutTheSourceVipEndpointConvergesFromTheFirstSync(Set<HnsVariant> variants) {
+        HnsEmulator emulator = host(variants, Set.of("10.244.1.5"));
+        HnsDataplane dp = dataplane(emulator);
+        DesiredState desired = desired(SERVICES, 0);
+
+        // As the sync loop does it: observe, make sure the source VIP endpoint exists, plan, apply.
+        dp.observe();
+        assertThat(dp.ensureSourceVipEndpoint("10.244.1.2", "00-15-5d-01-01-0b")).isTrue();
+        Plan plan = PlanCalculator.plan(desired, dp.observe(), dp.journal().ownership(), dp.modifySupported());
+        ApplyResult first = dp.apply(plan);
+        assertThat(first.failures()).as("the first sync programs everything").isEmpty();
+        assertThat(converge(dp, desired)).isLessThanOrEqualTo(2);
+        assertNothingLeaked(emulator, dp, desired);
+
+        String network = emulator.getNetworkByName("overlay").orElseThrow().id();
+        assertThat(emulator.listEndpoints(network)).filteredOn(e -> e.ipAddresses().contains("10.244.1.2"))
+                .singleElement().matches(e -> !e.isRemote(), "a local endpoint");
+        dp.observe();
+        assertThat(dp.ensureSourceVipEndpoint("10.244.1.2", "00-15-5d-01-01-0b")).as("exists now").isFalse();
+        Path learnt = stateDir.resolve(IdChoice.FILE_NAME);
+        if (variants.contains(HnsVariant.IDS_REJECTED) && !variants.contains(HnsVariant.IDS_IGNORED)) {
+            assertThat(IdChoice.read(learnt)).get().asString().contains("refuses caller-chosen IDs")
+                    .contains("0x80070057 E_INVALIDARG for an endpoint (source VIP 10.244.1.2)");
+        } else if (variants.isEmpty()) {
+            assertThat(learnt).doesNotExist();
+        }
     }
 }

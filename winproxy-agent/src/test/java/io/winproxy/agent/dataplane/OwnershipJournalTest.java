@@ -30,6 +30,25 @@ class OwnershipJournalTest {
     }
 
     @Test
+    void anOwnedLocalEndpointSurvivesARestartAndAForgetIsKept() {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordLocalEndpoint("77696E70-7278-4000-8000-0000000000AA", "");
+        journal.flush();
+        journal.recordLocalEndpoint("77696e70-7278-4000-8000-0000000000aa", "10.244.1.2");
+        journal.flush();
+
+        OwnershipJournal reopened = OwnershipJournal.open(dir);
+        assertThat(reopened.localEndpoints()).containsOnlyKeys("77696e70-7278-4000-8000-0000000000aa");
+        assertThat(reopened.localEndpoints().values()).singleElement()
+                .satisfies(e -> assertThat(e.ip()).isEqualTo("10.244.1.2"));
+        assertThat(reopened.ownsRemoteEndpoint("77696e70-7278-4000-8000-0000000000aa")).as("not a remote one")
+                .isFalse();
+        reopened.forgetLocalEndpoint("77696e70-7278-4000-8000-0000000000aa");
+        reopened.flush();
+        assertThat(OwnershipJournal.open(dir).localEndpoints()).isEmpty();
+    }
+
+    @Test
     void forgottenObjectsAreNoLongerOwnedAfterFlush() {
         OwnershipJournal journal = OwnershipJournal.open(dir);
         journal.recordLoadBalancer("lb-1", "default/web:http", "10.96.0.10:80/TCP");

@@ -10,6 +10,7 @@ import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsCall;
+import io.winproxy.hns.emulator.FaultSettings;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.PolicyCalculator;
@@ -71,6 +72,8 @@ class BoundedSyncTest {
     @Test
     void aServiceWithThousandsOfBackendsOnASlowHostConvergesInChunksWhileHealthStaysGood() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
+        // An HNS that takes every backend (the default profiles stop at 1,024; BackendLimitSyncTest covers that).
+        hns.faults().set(FaultSettings.NONE.withMaxDestinations(10_000));
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11"),
                 new EmulatedHost.Node("win-b", "10.244.16.0/20", "192.168.1.12")));

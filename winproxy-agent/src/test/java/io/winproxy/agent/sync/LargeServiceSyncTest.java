@@ -6,6 +6,7 @@ import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.hns.emulator.EmulatedHost;
+import io.winproxy.hns.emulator.FaultSettings;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.PolicyCalculator;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Service with 5,000 endpoints through the real layers (sync loop, policy with the agent's default limit, dataplane,
- * HNS emulator on an l2bridge network): every backend is programmed; the 5,001st is cut with one warning event that
+ * HNS emulator on an l2bridge network whose HNS takes that many): every backend is programmed; the 5,001st is cut with one warning event that
  * names it, and the load balancer keeps 5,000 backends.
  */
 class LargeServiceSyncTest {
@@ -38,6 +39,9 @@ class LargeServiceSyncTest {
     private ProxySyncLoop loop;
 
     private void start() {
+        // A host that takes more than 5,000 destinations per load balancer (configured: the emulator's profiles stop
+        // at the 1,024 public sources document; BackendLimitSyncTest shows what happens at a lower limit).
+        hns.faults().set(FaultSettings.NONE.withMaxDestinations(10_000));
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
         EventRecorder recorder = (kind, ns, name, type, reason, message) -> {

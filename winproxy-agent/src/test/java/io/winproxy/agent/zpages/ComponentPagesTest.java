@@ -73,6 +73,15 @@ class ComponentPagesTest {
     }
 
     @Test
+    void statuszShowsTheOverlaySourceVipAndWhereItComesFromOnceKnown() {
+        ComponentPages pages = pages(true, false);
+        int port = start(pages);
+        pages.sourceVip("10.244.1.2 (assigned by HNS)");
+        assertThat(HttpProbe.get(port, "/statusz").body()).matches("(?s).*\nEmulation version(:|: |=| ) 1.33\n"
+                + "Source VIP\\1 10.244.1.2 \\(assigned by HNS\\)\n\n");
+    }
+
+    @Test
     void flagzListsTheFlagsSortedWithOneDelimiter() {
         int port = start(pages(false, true));
         HttpResponse<String> r = HttpProbe.get(port, "/flagz");
