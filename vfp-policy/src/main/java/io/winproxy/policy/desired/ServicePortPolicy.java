@@ -232,7 +232,7 @@ final class ServicePortPolicy {
         return specs;
     }
 
-    /** How many of the backends cut off a load balancer a {@code TooManyBackends} warning names. */
+    /** How many of the backends cut off a load balancer a {@code BackendsCut} warning names. */
     private static final int CUT_NAMED = 5;
 
     /**
@@ -251,7 +251,7 @@ final class ServicePortPolicy {
         List<String> cut = BackendCut.cut(backends, kept);
         String named = String.join(", ", cut.subList(0, Math.min(CUT_NAMED, cut.size())))
                 + (cut.size() > CUT_NAMED ? " and " + (cut.size() - CUT_NAMED) + " more" : "");
-        warnings.add(warn(svc, "TooManyBackends", "port " + portLabel(svc) + ": " + spec.kind().displayName()
+        warnings.add(warn(svc, "BackendsCut", "port " + portLabel(svc) + ": " + spec.kind().displayName()
                 + " load balancer " + (spec.vip().isEmpty() ? "" : spec.vip() + " ") + "port " + spec.externalPort()
                 + " has " + backends.size()
                 + " backends, more than the " + max + " winproxy programs per load balancer; " + max

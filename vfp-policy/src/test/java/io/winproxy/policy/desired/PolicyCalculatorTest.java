@@ -300,7 +300,7 @@ class PolicyCalculatorTest {
                 .calculate();
 
         assertThat(lb(s, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(5).startsWith("10.244.1.1");
-        assertThat(s.warnings()).extracting(PolicyWarning::reason).containsExactly("TooManyBackends");
+        assertThat(s.warnings()).extracting(PolicyWarning::reason).containsExactly("BackendsCut");
         assertThat(s.warnings().get(0).message()).isEqualTo("port http/TCP: ClusterIP load balancer 10.96.0.10 "
                 + "port 80 has 7 backends, more than the 5 winproxy programs per load balancer; 5 are programmed "
                 + "(this node's first, then by IP), 2 are not: 10.244.1.6, 10.244.1.7");
@@ -336,7 +336,7 @@ class PolicyCalculatorTest {
         assertThat(run.calculator.limitBackends(64)).as("unchanged").isFalse();
         DesiredState s = run.calculate();
         assertThat(lb(s, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(64);
-        assertThat(s.warnings()).extracting(PolicyWarning::reason).containsExactly("TooManyBackends");
+        assertThat(s.warnings()).extracting(PolicyWarning::reason).containsExactly("BackendsCut");
         assertThat(s.warnings().get(0).message()).contains("has 70 backends, more than the 64");
     }
 
@@ -353,7 +353,7 @@ class PolicyCalculatorTest {
         DesiredState over = new Run().with(svc("default", "web").clusterIp("10.96.0.10").port("http", 80, 8080)
                 .build()).with(b.build()).calculate();
         assertThat(lb(over, LoadBalancerKind.CLUSTER_IP).backends()).hasSize(5000).doesNotContain("10.245.99.1");
-        assertThat(over.warnings()).extracting(PolicyWarning::reason).containsExactly("TooManyBackends");
+        assertThat(over.warnings()).extracting(PolicyWarning::reason).containsExactly("BackendsCut");
         assertThat(over.warnings().get(0).message()).endsWith("1 are not: 10.245.99.1");
     }
 

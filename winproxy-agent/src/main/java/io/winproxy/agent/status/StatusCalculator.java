@@ -28,8 +28,8 @@ import java.util.TreeSet;
  * same code with their inputs, so they agree on the state. Pure; cost proportional to the port's frontends.
  */
 public final class StatusCalculator {
-    /** Policy warning reasons that mean backends were cut by a backend limit (the policy's and the newer name). */
-    static final Set<String> CUT_REASONS = Set.of("BackendsCut", "TooManyBackends");
+    /** The policy warning reason that means backends were cut by a backend limit (also the Event's reason). */
+    static final Set<String> CUT_REASONS = Set.of("BackendsCut");
 
     /**
      * What the computation reads.

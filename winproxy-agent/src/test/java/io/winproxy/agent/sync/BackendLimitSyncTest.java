@@ -138,7 +138,7 @@ class BackendLimitSyncTest {
                 .contains("10.244.2.1:8080").doesNotContain("10.244.2.69:8080");
         assertThat(trace("10.96.0.3").backends()).as("the other Service works").hasSize(3);
 
-        assertThat(warnings).filteredOn(w -> w.startsWith("TooManyBackends")).singleElement().asString()
+        assertThat(warnings).filteredOn(w -> w.startsWith("BackendsCut")).singleElement().asString()
                 .contains("default/big").contains("has 70 backends, more than the 64")
                 .contains("64 are programmed (this node's first, then by IP), 6 are not");
         assertThat(HnsCapabilityFile.read(stateDir).orElseThrow().maxBackendsPerLoadBalancer()).isEqualTo(64);
@@ -149,7 +149,7 @@ class BackendLimitSyncTest {
         hns.journal().reset();
         scheduler.advanceMillis(31_000);
         assertThat(hns.journal().writes()).isZero();
-        assertThat(warnings).filteredOn(w -> w.startsWith("TooManyBackends")).hasSize(1);
+        assertThat(warnings).filteredOn(w -> w.startsWith("BackendsCut")).hasSize(1);
     }
 
     @Test
@@ -159,7 +159,7 @@ class BackendLimitSyncTest {
 
         assertThat(loadBalancerOf("10.96.0.70").hostComputeEndpoints()).hasSize(70);
         assertThat(trace("10.96.0.70").backends()).hasSize(70);
-        assertThat(warnings).noneMatch(w -> w.startsWith("TooManyBackends"));
+        assertThat(warnings).noneMatch(w -> w.startsWith("BackendsCut"));
         assertThat(stateDir.resolve(HnsCapabilityFile.FILE_NAME)).doesNotExist();
         assertThat(stateDir.resolve(IdChoice.FILE_NAME)).doesNotExist();
         try (var files = Files.list(stateDir)) {

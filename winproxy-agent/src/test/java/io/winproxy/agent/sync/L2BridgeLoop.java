@@ -27,8 +27,15 @@ final class L2BridgeLoop {
     /** A started loop; the caller delivers the informers' events. */
     static ProxySyncLoop start(PolicyEngine engine, HnsEmulator hns, ProxyHealthServer health, AgentMetrics metrics,
             EventRecorder recorder, ManualScheduler scheduler, Consumer<SyncReport> onSync) {
+        return start(engine, hns, health, metrics, recorder, scheduler, onSync, null);
+    }
+
+    /** As above, with the node's backend limit configured as {@code --hns-max-backends-per-load-balancer} would. */
+    static ProxySyncLoop start(PolicyEngine engine, HnsEmulator hns, ProxyHealthServer health, AgentMetrics metrics,
+            EventRecorder recorder, ManualScheduler scheduler, Consumer<SyncReport> onSync, Integer maxBackends) {
         HnsDataplane dataplane = new HnsDataplane(hns, "cbr0", OwnershipJournal.inMemory(), Duration.ofSeconds(30),
                 () -> scheduler.nowMillis() * 1_000_000L);
+        dataplane.backendLimit().configure(maxBackends);
         ProxySyncLoop loop = new ProxySyncLoop(engine, dataplane, health, null, metrics, recorder, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
                 Duration.ofSeconds(30)), scheduler, onSync);
@@ -54,6 +61,9 @@ final class L2BridgeLoop {
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(policy, List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
                 Instant.EPOCH);
-        return start(engine, hns, health, metrics, recorder, scheduler, r -> { });
+        // the node's backend limit is the dataplane's (the loop hands it to the policy at every sync)
+        Integer maxBackends = policy.maxBackendsPerLoadBalancer() < PolicyConfig.DEFAULT_MAX_BACKENDS
+                ? policy.maxBackendsPerLoadBalancer() : null;
+        return start(engine, hns, health, metrics, recorder, scheduler, r -> { }, maxBackends);
     }
 }

@@ -96,7 +96,7 @@ class LargeServiceSyncTest {
 
         assertThat(theLoadBalancer().hostComputeEndpoints()).hasSize(LIMIT).doesNotHaveDuplicates();
         assertThat(hns.listEndpoints(hns.getNetworkByName("cbr0").orElseThrow().id())).hasSize(LIMIT);
-        assertThat(warnings).noneMatch(w -> w.startsWith("TooManyBackends"));
+        assertThat(warnings).noneMatch(w -> w.startsWith("BackendsCut"));
 
         // One more endpoint, last by IP text: it is the one cut, and the warning names it.
         EndpointSliceInfo last = slices(LIMIT).get(LIMIT / 1000 - 1);
@@ -108,7 +108,7 @@ class LargeServiceSyncTest {
         scheduler.advanceMillis(1000);
 
         assertThat(theLoadBalancer().hostComputeEndpoints()).hasSize(LIMIT);
-        assertThat(warnings).filteredOn(w -> w.startsWith("TooManyBackends")).singleElement().asString()
+        assertThat(warnings).filteredOn(w -> w.startsWith("BackendsCut")).singleElement().asString()
                 .contains("has 5001 backends").endsWith("1 are not: 10.245.99.1");
         assertThat(Set.copyOf(hns.listEndpoints(hns.getNetworkByName("cbr0").orElseThrow().id()).stream()
                 .flatMap(e -> e.ipAddresses().stream()).toList())).doesNotContain("10.245.99.1");

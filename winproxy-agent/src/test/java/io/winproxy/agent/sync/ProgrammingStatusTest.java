@@ -234,7 +234,7 @@ class ProgrammingStatusTest {
         assertThat(web.state()).isEqualTo("programmed");
         assertThat(web.backends()).isEqualTo(new ServicePortStatus.Backends(2, 2, 1, 1));
         assertThat(web.notes()).singleElement().asString().startsWith("backends cut by a backend limit: port http/TCP:");
-        assertThat(events).filteredOn(e -> e.startsWith("Warning TooManyBackends Service default/web")).hasSize(1);
+        assertThat(events).filteredOn(e -> e.startsWith("Warning BackendsCut Service default/web")).hasSize(1);
     }
 
     @Test
