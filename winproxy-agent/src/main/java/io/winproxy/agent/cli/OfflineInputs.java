@@ -18,6 +18,18 @@ public final class OfflineInputs {
     @Mixin
     ClusterSourceOptions cluster = new ClusterSourceOptions();
 
+    public ProxyFlags flags() {
+        return flags;
+    }
+
+    public HnsHostOptions host() {
+        return host;
+    }
+
+    public ClusterSourceOptions cluster() {
+        return cluster;
+    }
+
     /** The read-only model of these inputs ({@link OfflineModel#compute}). */
     OfflineModel compute(CliContext context) throws ConfigException {
         return OfflineModel.compute(context, flags, host, cluster);

@@ -48,27 +48,45 @@ import org.slf4j.LoggerFactory;
  *
  * @param fromHnsState true when the host is an existing one (the trace then follows what HNS holds)
  */
-record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, ObservedState observed, NodeNetwork node,
-                    boolean fromHnsState, HnsClient hns) {
+public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, ObservedState observed,
+                           NodeNetwork node, boolean fromHnsState, HnsClient hns, OwnershipJournal journal) {
     private static final Logger logger = LoggerFactory.getLogger(OfflineModel.class);
 
     static OfflineModel compute(CliContext context, ProxyFlags flags, HnsHostOptions host,
                                 ClusterSourceOptions source) throws ConfigException {
+        ProxyConfig config = resolveConfig(context, flags);
+        ClusterObjects objects;
+        if (source.offline()) {
+            objects = source.readFiles(context);
+        } else {
+            objects = ClusterSourceOptions.list(config, ProxyPipeline.watchOptions(config, config.hostnameOverride()));
+        }
+        return compute(context, config, host, objects, source.offline());
+    }
+
+    /**
+     * The configuration of the flags and {@code --config}, with logging set up from it.
+     *
+     * @throws ConfigException on a flag or gate error (e.g. --enable-dsr with WinDSR=false), before any host is
+     *                         built or logged about
+     */
+    public static ProxyConfig resolveConfig(CliContext context, ProxyFlags flags) throws ConfigException {
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
-        // Flag and gate errors (e.g. --enable-dsr with WinDSR=false) fail before any host is built or logged about.
         LoadBalancerFeatures.checkGates(config);
         LoggingSetup.configure(config.logging());
         config.warnings().forEach(w -> logger.atWarn().setMessage(KlogRefs.capitalize(w)).log());
+        return config;
+    }
 
-        ClusterObjects objects;
-        String nodeName;
-        if (source.offline()) {
-            objects = source.readFiles(context);
-            nodeName = offlineNodeName(config, objects);
-        } else {
-            nodeName = config.hostnameOverride();
-            objects = ClusterSourceOptions.list(config, ProxyPipeline.watchOptions(config, nodeName));
-        }
+    /** This node: offline the configured name, else win-node-1 when the manifests have it, else the first Node. */
+    public static String nodeName(ProxyConfig config, ClusterObjects objects, boolean offline) {
+        return offline ? offlineNodeName(config, objects) : config.hostnameOverride();
+    }
+
+    /** The model of cluster objects already read ({@code offline}: from files) on the host of {@code host}. */
+    public static OfflineModel compute(CliContext context, ProxyConfig config, HnsHostOptions host,
+                                       ClusterObjects objects, boolean offline) {
+        String nodeName = nodeName(config, objects, offline);
         List<String> warnings = new ArrayList<>();
         ClusterObjects.Mapped cluster = objects.selected(ProxyPipeline.watchOptions(config, nodeName))
                 .mapped(warnings::add);
@@ -135,7 +153,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                     + ": the host MAC is unknown and the proxy would program nothing");
         }
         return new OfflineModel(config, result.snapshot(), result.plan(), result.observed(), result.node(),
-                existingHost, hns);
+                existingHost, hns, journal);
     }
 
     /**
@@ -143,7 +161,7 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
      * read from HNS. The reconcile knows owned load balancers by the journal's fingerprint, not by their endpoint
      * references; a trace explains what HNS holds, so it reads those few documents (one call each).
      */
-    ObservedState withLoadBalancersRead(int port, Protocol protocol) {
+    public ObservedState withLoadBalancersRead(int port, Protocol protocol) {
         Map<String, List<String>> ipsById = new HashMap<>();
         observed.endpoints().forEach(e -> ipsById.put(e.id(), e.ips()));
         List<ObservedLoadBalancer> lbs = new ArrayList<>();

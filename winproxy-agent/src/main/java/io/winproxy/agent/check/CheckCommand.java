@@ -1,0 +1,125 @@
+package io.winproxy.agent.check;
+
+import io.winproxy.agent.Messages;
+import io.winproxy.agent.cli.ClusterSourceOptions;
+import io.winproxy.agent.cli.HnsHostOptions;
+import io.winproxy.agent.cli.OfflineInputs;
+import io.winproxy.agent.cli.OfflineModel;
+import io.winproxy.agent.cli.OutputFormat;
+import io.winproxy.agent.cli.RootCommand;
+import io.winproxy.agent.cli.UsageException;
+import io.winproxy.agent.config.ConfigException;
+import io.winproxy.agent.config.ProxyConfig;
+import io.winproxy.agent.pipeline.ClusterObjects;
+import io.winproxy.agent.pipeline.ProxyPipeline;
+import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.HnsException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code winproxy check [inputs] [--probe-hns] [--probe-traffic] [-o text|json]}: the node tests itself. The inputs
+ * are {@code plan}'s (the live cluster and the node's HNS by default; {@code --manifests}, {@code --example-cluster},
+ * {@code --hns-state} offline; the proxy's flags or {@code --config}). One line per result; exit 0 when nothing
+ * FAILs, 1 when something does, 2 for usage errors. Read only, except {@code --probe-hns} (scratch objects, deleted)
+ * and {@code --probe-traffic} (connections).
+ */
+@Command(name = "check", description = "Node self-test: preflight, HNS capabilities (--probe-hns), consistency, "
+        + "capacity and reachability (--probe-traffic). Exit 0: nothing FAILs; 1: something FAILs; 2: usage.")
+public final class CheckCommand implements Callable<Integer> {
+    @ParentCommand
+    RootCommand root;
+
+    @Mixin
+    OfflineInputs inputs = new OfflineInputs();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "json|text", description = "Output format (default: text).")
+    OutputFormat output = OutputFormat.text;
+
+    @Option(names = "--probe-hns", description = "Probe what HNS does with scratch objects carrying winproxy's mark "
+            + "on a TEST-NET frontend (192.0.2.0/24), deleted afterwards; keeps what was learnt in the state "
+            + "directory (hns-capabilities.json).")
+    boolean probeHns;
+
+    @Option(names = "--probe-traffic", description = "Connect to a sample of ClusterIPs, NodePorts and load-balancer "
+            + "IPs from this node (on an emulated host: through the packet tracer, labelled modelled).")
+    boolean probeTraffic;
+
+    private final Clock clock = Clock.systemUTC();
+
+    @Override
+    public Integer call() throws ConfigException {
+        var context = root.context();
+        HnsHostOptions host = inputs.host();
+        ClusterSourceOptions source = inputs.cluster();
+        if (host.effectiveHns() == HnsHostOptions.HnsKind.emulated && host.hnsState().isEmpty()) {
+            throw new UsageException("--hns-state: check examines an existing host: give --hns-state FILE (an "
+                    + "emulated host) or run it on the Windows node");
+        }
+        ProxyConfig config = OfflineModel.resolveConfig(context, inputs.flags());
+        HnsClient hns = host.openExisting();
+
+        ClusterObjects objects = null;
+        ClusterRead read = null;
+        String where = source.describe(config);
+        if (source.offline()) {
+            objects = source.readFiles(context);
+        } else {
+            try {
+                objects = ClusterSourceOptions.list(config, ProxyPipeline.watchOptions(config,
+                        config.hostnameOverride()));
+            } catch (IllegalStateException e) {
+                read = ClusterRead.failed(where, Messages.firstLine(e.getMessage(), e.toString()));
+            }
+        }
+        String nodeName = config.hostnameOverride();
+        if (objects != null) {
+            nodeName = OfflineModel.nodeName(config, objects, source.offline());
+            List<String> warnings = new ArrayList<>();
+            ClusterObjects.Mapped mapped = objects.selected(ProxyPipeline.watchOptions(config, nodeName))
+                    .mapped(warnings::add);
+            warnings.forEach(w -> context.err().println("winproxy: warning: " + w));
+            read = new ClusterRead(where, !source.offline(), mapped, "");
+        }
+        boolean emulated = host.effectiveHns() == HnsHostOptions.HnsKind.emulated;
+        Preflight.Outcome preflight = Preflight.run(new Preflight.Inputs(config, hns, emulated, nodeName, read,
+                host.hostMacLookup(), new StateDirectoryCheck(host.stateDir(context.env()), !emulated, false)));
+
+        CheckReport.Builder report = CheckReport.builder().ran(CheckGroup.preflight, preflight.results());
+        Optional<OfflineModel> model = Optional.empty();
+        String blocked = preflight.network().isEmpty() ? "preflight found no usable HNS network"
+                : !read.ok() ? "the cluster could not be read" : "";
+        if (blocked.isEmpty()) {
+            try {
+                model = Optional.of(OfflineModel.compute(context, config, host, objects, source.offline()));
+            } catch (HnsException e) {
+                blocked = "HNS could not be read: " + HnsErrorText.of(e);
+            }
+        }
+        if (model.isPresent()) {
+            OfflineModel m = model.get();
+            report.ran(CheckGroup.consistency, Consistency.run(new Consistency.Inputs(m.snapshot().desired(),
+                    m.observed(), m.plan(), m.journal(), read.services())));
+            report.ran(CheckGroup.capacity, Capacity.run(new Capacity.Inputs(m.snapshot().desired(), m.observed(),
+                    BackendLimits.of(m.hns(), host.stateDir(context.env())), PortPools.of(m.hns(), !emulated))));
+        } else {
+            report.notRun(CheckGroup.consistency, blocked).notRun(CheckGroup.capacity, blocked);
+        }
+        report.notRun(CheckGroup.capabilities, "not asked for: give --probe-hns");
+        report.notRun(CheckGroup.reachability, "not asked for: give --probe-traffic");
+        CheckReport done = report.build();
+        if (output == OutputFormat.json) {
+            context.out().println(CheckOutput.jsonText(done, clock.instant()));
+        } else {
+            context.out().print(CheckOutput.text(done));
+        }
+        return done.exitCode();
+    }
+}

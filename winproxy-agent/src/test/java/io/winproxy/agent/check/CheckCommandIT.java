@@ -1,0 +1,92 @@
+package io.winproxy.agent.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.model.HostComputeLoadBalancer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code winproxy check} on the host a {@code demo --once} converged (the example cluster on an emulated overlay
+ * host), as it is and broken the ways a node breaks behind the proxy's back.
+ */
+class CheckCommandIT {
+    @TempDir
+    Path dir;
+    private Path state;
+
+    @BeforeEach
+    void convergedDemoHost() {
+        state = dir.resolve("hns.json");
+        Cli.Result demo = Cli.run("demo", "--once", "--healthz-bind-address=", "--metrics-bind-address=",
+                "--hns-state", state.toString());
+        assertThat(demo.exitCode()).as(demo.err()).isZero();
+    }
+
+    private Cli.Result check(String... extra) {
+        List<String> args = new ArrayList<>(List.of("check", "--example-cluster", "--hns-state", state.toString()));
+        args.addAll(List.of(extra));
+        return Cli.run(args.toArray(String[]::new));
+    }
+
+    private static List<JsonNode> results(JsonNode doc, String group) {
+        List<JsonNode> out = new ArrayList<>();
+        doc.get("groups").forEach(g -> {
+            if (g.get("group").asText().equals(group)) {
+                g.get("results").forEach(out::add);
+            }
+        });
+        return out;
+    }
+
+    @Test
+    void onAConvergedDemoHostEveryGroupPassesAndTheJsonHasTheFiveGroups() throws Exception {
+        Cli.Result text = check();
+        assertThat(text.exitCode()).as(text.out() + text.err()).isZero();
+        assertThat(text.out().lines()).noneMatch(l -> l.startsWith("FAIL") || l.startsWith("WARN"));
+        assertThat(text.out()).endsWith("check: 14 PASS, 0 WARN, 0 FAIL (capabilities, reachability not run)\n")
+                .contains("PASS preflight/network: HNS network")
+                .contains("PASS consistency/dns-vip: cluster DNS kube-system/kube-dns is programmed");
+
+        Cli.Result json = check("-o", "json");
+        assertThat(json.exitCode()).isZero();
+        JsonNode doc = new ObjectMapper().readTree(json.out());
+        assertThat(doc.get("status").asText()).isEqualTo("PASS");
+        List<String> groups = new ArrayList<>();
+        doc.get("groups").forEach(g -> groups.add(g.get("group").asText()));
+        assertThat(groups).containsExactly("preflight", "capabilities", "consistency", "capacity", "reachability");
+        doc.get("groups").forEach(g -> assertThat(g.get("status").asText()).as(g.toString())
+                .isIn("PASS", "NOT_RUN"));
+    }
+
+    @Test
+    void anOwnedLoadBalancerDeletedBehindTheProxysBackIsNamedWithItsServiceAndId() throws Exception {
+        HnsEmulator host = HnsEmulator.openExisting(state);
+        HostComputeLoadBalancer dns = host.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains("10.96.0.10")).findFirst().orElseThrow();
+        host.deleteLoadBalancer(dns.id());
+
+        Cli.Result json = check("-o", "json");
+
+        assertThat(json.exitCode()).as(json.err()).isEqualTo(1);
+        JsonNode doc = new ObjectMapper().readTree(json.out());
+        assertThat(results(doc, "consistency")).anySatisfy(r -> {
+            assertThat(r.get("status").asText()).isEqualTo("FAIL");
+            assertThat(r.get("check").asText()).isEqualTo("load-balancer-missing");
+            assertThat(r.get("service").asText()).startsWith("kube-system/kube-dns:");
+            assertThat(r.get("hnsId").asText()).isEqualToIgnoringCase(dns.id());
+        });
+        assertThat(results(doc, "consistency")).anySatisfy(r -> {
+            assertThat(r.get("check").asText()).isEqualTo("dns-vip");
+            assertThat(r.get("status").asText()).isEqualTo("FAIL");
+            assertThat(r.get("hnsId").asText()).isEqualToIgnoringCase(dns.id());
+        });
+    }
+}
