@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.winproxy.agent.demo.ExampleCluster;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,5 +91,66 @@ class CheckCommandIT {
             assertThat(r.get("status").asText()).isEqualTo("FAIL");
             assertThat(r.get("hnsId").asText()).isEqualToIgnoringCase(dns.id());
         });
+    }
+
+    @Test
+    void aForeignLoadBalancerOnAServicesVipIsNamedWithTheServiceAndItsId() throws Exception {
+        HnsEmulator host = HnsEmulator.openExisting(state);
+        HostComputeLoadBalancer owned = host.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains("10.96.20.40")).findFirst().orElseThrow();
+        host.deleteLoadBalancer(owned.id());
+        // kube-proxy (or another tool) programs the same frontend with one backend: HNS gives it an ID of its own.
+        HostComputeLoadBalancer foreign = host.createLoadBalancer(owned.withId(null)
+                .withEndpoints(owned.hostComputeEndpoints().subList(0, 1)));
+
+        Cli.Result json = check("-o", "json");
+
+        assertThat(json.exitCode()).as(json.err()).isEqualTo(1);
+        JsonNode doc = new ObjectMapper().readTree(json.out());
+        assertThat(results(doc, "consistency")).anySatisfy(r -> {
+            assertThat(r.get("status").asText()).isEqualTo("FAIL");
+            assertThat(r.get("check").asText()).isEqualTo("foreign-load-balancer");
+            assertThat(r.get("service").asText()).isEqualTo("shop/storefront:https");
+            assertThat(r.get("hnsId").asText()).isEqualToIgnoringCase(foreign.id());
+            assertThat(r.get("fix").asText()).contains("docs/troubleshooting.md#foreign-load-balancer");
+        });
+    }
+
+    @Test
+    void aServiceDeletedWhileTheProxyWasDownLeavesALeakedRemoteEndpointAndLoadBalancerNamedById() throws Exception {
+        Path manifests = ExampleCluster.extractTo(dir.resolve("cluster"));
+        Files.delete(manifests.resolve("sticky-session.yaml"));
+        HnsEmulator host = HnsEmulator.openExisting(state);
+        String network = host.listNetworks().get(0).id();
+        HostComputeEndpoint remote = host.listEndpoints(network).stream()
+                .filter(e -> e.isRemote() && e.ipAddress().orElse("").equals("10.244.2.30")).findFirst().orElseThrow();
+
+        Cli.Result text = Cli.run("check", "--manifests", manifests.toString(), "--hns-state", state.toString());
+
+        assertThat(text.exitCode()).as(text.out() + text.err()).isEqualTo(1);
+        assertThat(text.out().lines()).anySatisfy(l -> assertThat(l)
+                .startsWith("FAIL consistency/remote-endpoint-leaked: remote endpoint " + remote.id().toLowerCase()
+                        + " (10.244.2.30) is winproxy's").contains("fix: the proxy deletes it on its next sync"));
+        assertThat(text.out().lines()).anySatisfy(l -> assertThat(l)
+                .startsWith("FAIL consistency/load-balancer-leaked: load balancer 77696e70-7278-")
+                .contains("was default/session-api:api"));
+    }
+
+    @Test
+    void theStateDirectoryLockedByTheRunningAgentPassesAndByAnotherProcessFails() throws Exception {
+        Path stateDir = dir.resolve("hns.json.winproxy");
+        try (var agent = io.winproxy.agent.state.InstanceLock.acquire(stateDir, "agent")) {
+            Cli.Result text = check();
+            assertThat(text.exitCode()).as(text.out()).isZero();
+            assertThat(text.out()).contains("PASS preflight/state-dir-lock: state directory " + stateDir
+                    + " is locked by the running agent (pid " + ProcessHandle.current().pid());
+        }
+        try (var other = io.winproxy.agent.state.InstanceLock.acquire(stateDir, "cleanup")) {
+            Cli.Result text = check();
+            assertThat(text.exitCode()).isEqualTo(1);
+            assertThat(text.out()).contains("FAIL preflight/state-dir-lock: state directory " + stateDir
+                    + " is locked by another process (pid " + ProcessHandle.current().pid())
+                    .contains("docs/troubleshooting.md#state-directory-locked");
+        }
     }
 }
