@@ -90,7 +90,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
         boolean emulated = host.effectiveHns() == HnsHostOptions.HnsKind.emulated;
         Preflight.Outcome preflight = Preflight.run(new Preflight.Inputs(config, hns, emulated, nodeName, read,
-                host.hostMacLookup(), new StateDirectoryCheck(host.stateDir(context.env()), !emulated, false)));
+                host.hostMacLookup(), new StateDirectoryCheck(host.stateDir(context.env()), !emulated)));
 
         CheckReport.Builder report = CheckReport.builder().ran(CheckGroup.preflight, preflight.results());
         Optional<OfflineModel> model = Optional.empty();

@@ -5,6 +5,7 @@ import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.desired.LoadBalancerKind;
 import io.winproxy.policy.model.ServiceInfo;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.plan.ObservedState;
@@ -106,27 +107,28 @@ public final class Consistency {
         }
     }
 
-    /** The cluster DNS Service (kube-system/kube-dns or coredns): its ClusterIP load balancers exist in HNS. */
+    /**
+     * The cluster DNS Service (kube-system/kube-dns or coredns): its ClusterIP load balancers exist in HNS as wanted.
+     * Found among the desired load balancers, else among the Services read (when the caller has them).
+     */
     private static CheckResult dns(Inputs in, Map<String, String> vanishedIdByKey) {
-        Optional<ServiceInfo> dns = in.services().stream().filter(s -> "kube-system".equals(s.namespace())
-                && ("kube-dns".equals(s.name()) || "coredns".equals(s.name()))).findFirst();
-        if (dns.isEmpty() || dns.get().clusterIps().isEmpty()) {
-            return CheckResult.warn(G, "dns-vip", "no cluster DNS Service (kube-system/kube-dns) with a ClusterIP",
-                    "the cluster has no kube-dns Service, or it is selected away by --service-proxy-name",
-                    "check the cluster's DNS add-on (docs/troubleshooting.md#dns-vip)");
-        }
-        ServiceInfo svc = dns.get();
-        String vip = svc.clusterIps().get(0);
-        String name = svc.namespace() + "/" + svc.name();
         List<DesiredLoadBalancer> wanted = in.desired().loadBalancers().stream()
-                .filter(lb -> vip.equals(lb.key().frontendVip()) && lb.service().namespace().equals(svc.namespace())
-                        && lb.service().name().equals(svc.name())).toList();
+                .filter(lb -> isDns(lb.service().namespace(), lb.service().name()))
+                .filter(lb -> lb.kind() == LoadBalancerKind.CLUSTER_IP).toList();
+        Optional<ServiceInfo> dns = in.services().stream().filter(s -> isDns(s.namespace(), s.name())).findFirst();
         if (wanted.isEmpty()) {
-            return CheckResult.warn(G, "dns-vip", "cluster DNS " + name + " " + vip + " needs no load balancer on"
-                            + " this node", "the Service has no ready endpoint",
-                    "check the DNS pods: kubectl -n kube-system get pods -l k8s-app=kube-dns"
-                            + " (docs/troubleshooting.md#dns-vip)").about(name);
+            if (dns.isEmpty()) {
+                return CheckResult.warn(G, "dns-vip", "no cluster DNS Service (kube-system/kube-dns) load balancer"
+                                + " is wanted on this node", "the cluster has no kube-dns Service, or it is selected"
+                                + " away by --service-proxy-name",
+                        "check the cluster's DNS add-on (docs/troubleshooting.md#dns-vip)");
+            }
+            String name = dns.get().namespace() + "/" + dns.get().name();
+            return CheckResult.warn(G, "dns-vip", "cluster DNS " + name + " needs no load balancer on this node",
+                    "the Service has no ready endpoint", "check the DNS pods: kubectl -n kube-system get pods -l"
+                            + " k8s-app=kube-dns (docs/troubleshooting.md#dns-vip)").about(name);
         }
+        String name = wanted.get(0).service().namespace() + "/" + wanted.get(0).service().name();
         Map<LoadBalancerKey, String> observedIds = new HashMap<>();
         in.observed().loadBalancers().stream().filter(lb -> lb.key() != null)
                 .forEach(lb -> observedIds.putIfAbsent(lb.key(), lb.id()));
@@ -151,6 +153,10 @@ public final class Consistency {
         }
         return CheckResult.pass(G, "dns-vip", "cluster DNS " + name + " is programmed: " + String.join(", ", ok))
                 .about(name);
+    }
+
+    private static boolean isDns(String namespace, String name) {
+        return "kube-system".equals(namespace) && ("kube-dns".equals(name) || "coredns".equals(name));
     }
 
     /** One plan step as a finding. */

@@ -253,8 +253,9 @@ public final class Preflight {
                     "check --kubeconfig / --master and the node's credentials (docs/troubleshooting.md#api-server)"));
             return;
         }
-        out.add(CheckResult.pass(G, "api-server", (c.live() ? "the API server " : "") + c.source() + " answered: "
-                + c.services().size() + " Services, " + c.nodes().size() + " Nodes"));
+        out.add(CheckResult.pass(G, "api-server", c.live() ? "the API server (" + c.source() + ") answered with this"
+                + " node's credentials" : c.source() + " read: " + c.services().size() + " Services, "
+                + c.nodes().size() + " Nodes"));
         if (c.node(in.nodeName()).isPresent()) {
             out.add(CheckResult.pass(G, "node", "Node " + in.nodeName() + " exists"));
         } else {

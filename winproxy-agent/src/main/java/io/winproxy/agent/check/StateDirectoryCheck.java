@@ -20,9 +20,8 @@ import java.util.Optional;
  * @param dir          the state directory
  * @param realHns      whether the journal there authorises deletions in the node's real HNS (the Windows DACL
  *                     matters only then, as {@link DirectoryProtection#forThisOs(Path, boolean)} decides)
- * @param heldByCaller true when the calling process holds the lock itself (the agent's own start-up check)
  */
-public record StateDirectoryCheck(Path dir, boolean realHns, boolean heldByCaller) {
+public record StateDirectoryCheck(Path dir, boolean realHns) {
     private static final CheckGroup G = CheckGroup.preflight;
 
     public List<CheckResult> run() {
@@ -76,9 +75,6 @@ public record StateDirectoryCheck(Path dir, boolean realHns, boolean heldByCalle
     }
 
     private CheckResult lock() {
-        if (heldByCaller) {
-            return CheckResult.pass(G, "state-dir-lock", "state directory " + dir + " is locked by this agent");
-        }
         try (InstanceLock lock = InstanceLock.acquire(dir, "check")) {
             return CheckResult.pass(G, "state-dir-lock", "state directory " + dir + " is not locked (no proxy runs"
                     + " on it now)");

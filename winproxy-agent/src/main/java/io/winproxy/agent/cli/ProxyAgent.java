@@ -1,6 +1,7 @@
 package io.winproxy.agent.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.winproxy.agent.check.StartupCheck;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.dataplane.DriftBudget;
@@ -26,6 +27,7 @@ import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.agent.sync.VfpPolicyEngine;
 import io.winproxy.agent.zpages.ComponentPages;
 import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.IpFamily;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -81,6 +83,7 @@ public final class ProxyAgent implements AutoCloseable {
     private final MetricsServer metricsServer;
     private final HnsDataplane dataplane;
     private final ExecutorScheduler scheduler;
+    private final StartupCheck startupCheck;
     private volatile boolean closed;
 
     private ProxyAgent(Setup setup) {
@@ -123,9 +126,18 @@ public final class ProxyAgent implements AutoCloseable {
         dataplane = pipeline.dataplane();
         VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");
+        startupCheck = new StartupCheck(new StartupCheck.Setup(config, setup.node(), hns,
+                setup.hns() instanceof HnsEmulator, setup.hostMac(), setup.stateDir(),
+                StartupCheck.nodeRead(client, nodeName), events, metrics, Clock.systemUTC()));
+        Consumer<SyncReport> onSync = report -> {
+            startupCheck.afterSync(report);
+            if (setup.onSync() != null) {
+                setup.onSync().accept(report);
+            }
+        };
         loop = new ProxySyncLoop(engine, dataplane, health, serviceHealth, metrics, events, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),
-                config.syncPeriod()), scheduler, setup.onSync());
+                config.syncPeriod()), scheduler, onSync);
         ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
         watcher = new ClusterWatcher(client, pipeline.watchOptions(), handler, apiTraffic);
     }
@@ -141,6 +153,7 @@ public final class ProxyAgent implements AutoCloseable {
         try {
             agent.metricsServer.start();
             agent.health.start();
+            agent.startupCheck.startPreflight();
             agent.loop.start();
             agent.watcher.start();
         } catch (RuntimeException e) {
@@ -163,6 +176,11 @@ public final class ProxyAgent implements AutoCloseable {
 
     public HnsDataplane dataplane() {
         return dataplane;
+    }
+
+    /** The start-up check (preflight at start, consistency after the first sync). */
+    public StartupCheck startupCheck() {
+        return startupCheck;
     }
 
     /** Blocks until {@link #close()} has run (e.g. from the shutdown hook on SIGTERM or Ctrl+C). */

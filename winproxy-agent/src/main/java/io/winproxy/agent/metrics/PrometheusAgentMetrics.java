@@ -67,6 +67,7 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     private final Histogram hnsCallDuration;
     private final Gauge loadBalancers;
     private final Gauge servicePortsFailed;
+    private final Gauge checkFailures;
     private final Counter journalWriteErrors;
     private long journalWriteErrorsSeen;
     private final Counter restClientRequests;
@@ -112,6 +113,9 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
                 .labelNames("ownership").register(registry);
         servicePortsFailed = Gauge.builder().name("winproxy_service_ports_failed")
                 .help("Service ports whose HNS programming failed in the last sync").register(registry);
+        checkFailures = Gauge.builder().name("winproxy_check_failures")
+                .help("FAIL results of the agent's start-up check (winproxy check) by group").labelNames("group")
+                .register(registry);
         journalWriteErrors = Counter.builder().name("winproxy_journal_write_errors_total")
                 .help("Flushes of the ownership journal that failed; while it cannot be written no HNS object is "
                         + "created").register(registry);
@@ -275,6 +279,11 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     @Override
     public void servicePortsFailed(int count) {
         servicePortsFailed.set(count);
+    }
+
+    @Override
+    public void checkFailures(String group, int count) {
+        checkFailures.labelValues(group).set(count);
     }
 
     @Override

@@ -67,6 +67,13 @@ class CheckCommandIT {
         assertThat(groups).containsExactly("preflight", "capabilities", "consistency", "capacity", "reachability");
         doc.get("groups").forEach(g -> assertThat(g.get("status").asText()).as(g.toString())
                 .isIn("PASS", "NOT_RUN"));
+
+        // The demo's agent checked itself: preflight at start, consistency after its first sync.
+        JsonNode startup = new ObjectMapper().readTree(dir.resolve("hns.json.winproxy/check.json").toFile());
+        assertThat(startup.get("groups").get(0).get("status").asText()).as(startup.toString()).isEqualTo("PASS");
+        assertThat(startup.get("groups").get(2).get("status").asText()).as(startup.toString()).isEqualTo("PASS");
+        assertThat(startup.get("groups").get(1).get("notRun").asText())
+                .isEqualTo("not run at start-up: winproxy check --probe-hns");
     }
 
     @Test

@@ -62,9 +62,9 @@ class PreflightTest {
         Path stateDir = dir.resolve("state");
 
         Preflight.Outcome none = Preflight.run(new Preflight.Inputs(config, hns, true, "win-node-1", cluster,
-                HostMacLookup.NONE, new StateDirectoryCheck(stateDir, false, false)));
+                HostMacLookup.NONE, new StateDirectoryCheck(stateDir, false)));
         Preflight.Outcome found = Preflight.run(new Preflight.Inputs(config, hns, true, "win-node-1", cluster,
-                HostMacLookup.emulated(), new StateDirectoryCheck(stateDir, false, false)));
+                HostMacLookup.emulated(), new StateDirectoryCheck(stateDir, false)));
 
         assertThat(none.results()).filteredOn(r -> r.check().equals("host-mac")).singleElement().satisfies(r -> {
             assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
