@@ -112,7 +112,7 @@ public final class StartupCheck {
                     new StateDirectoryCheck(setup.stateDir(), !setup.emulated()))).results();
         } catch (RuntimeException e) {
             results = List.of(CheckResult.fail(CheckGroup.preflight, "preflight", "the preflight check failed: " + e,
-                    "an unexpected error", "run 'winproxy check' (docs/troubleshooting.md#winproxy-check)"));
+                    "an unexpected error", "run 'winproxy check' (docs/troubleshooting.md#start-here-winproxy-check)"));
         }
         synchronized (this) {
             preflight = results;
@@ -144,7 +144,7 @@ public final class StartupCheck {
             String why = e instanceof HnsException h ? HnsErrorText.of(h) : e.getMessage();
             found = List.of(CheckResult.fail(CheckGroup.consistency, "consistency", "cannot read the host: " + why,
                     "HNS or the journal could not be read", "run 'winproxy check'"
-                            + " (docs/troubleshooting.md#winproxy-check)"));
+                            + " (docs/troubleshooting.md#start-here-winproxy-check)"));
             sized = List.of();
         }
         synchronized (this) {
