@@ -33,6 +33,11 @@ import java.util.Objects;
  *   <li>deleting a network that still has endpoints: {@code HCN_E_ENTITY_HAS_REFERENCES};</li>
  *   <li>a network name already in use: {@code HCN_E_NETWORK_ALREADY_EXISTS}; an unknown network type:
  *       {@code HCN_E_INVALID_NETWORK_TYPE};</li>
+ *   <li>a load balancer with more destinations (endpoint references) than the profile's limit
+ *       ({@link HnsLimits}): {@code E_INVALIDARG} "invalid number of destinations" (kubernetes#98680);</li>
+ *   <li>a non-DSR load balancer create when the dynamic port pool has no range of
+ *       {@value HnsLimits#PORTS_PER_LOAD_BALANCER} ports left: {@code HCN_E_PORT_ALREADY_EXISTS}
+ *       (microsoft/hcsshim#1043);</li>
  *   <li>an endpoint IP that is not an IP literal, or a local endpoint outside every subnet of its network:
  *       {@code HCN_E_INVALID_IP}.</li>
  * </ul>
@@ -104,6 +109,20 @@ final class EmulatorRules {
             throw new RuleViolation(HResults.HCN_E_PORT_ALREADY_EXISTS,
                     "The specified port already exists (load balancer " + other.id() + ")");
         });
+    }
+
+    /** More destinations than the host's limit: E_INVALIDARG, as Windows Server 2019 answers (kubernetes#98680). */
+    static void checkDestinations(HostComputeLoadBalancer lb, int limit) {
+        if (lb.hostComputeEndpoints().size() > limit) {
+            throw new RuleViolation(HResults.E_INVALIDARG, "invalid number of destinations");
+        }
+    }
+
+    /** A new non-DSR load balancer needs a range of the dynamic port pool ({@code limits} as before the create). */
+    static void checkPortPool(HostComputeLoadBalancer lb, HnsLimits limits) {
+        if (!lb.isDsr() && limits.portPoolLimited() && limits.loadBalancerHeadroom() < 1) {
+            throw new RuleViolation(HResults.HCN_E_PORT_ALREADY_EXISTS, "The specified port already exists.");
+        }
     }
 
     /** A create with a caller-chosen ID (null: none) under {@link HnsVariant#IDS_REJECTED}: E_INVALIDARG. */

@@ -53,6 +53,9 @@ final class EmulatorStore {
     /** Occupied frontend -> keys of the load balancers occupying it. */
     private final Map<Frontend, Set<String>> frontends = new HashMap<>();
 
+    /** How many stored load balancers are not DSR (each reserves a range of the dynamic port pool). */
+    private int nonDsrLoadBalancers;
+
     private final Random ids;
     private HnsVersion version;
     private FaultSettings faults = FaultSettings.NONE;
@@ -132,6 +135,11 @@ final class EmulatorStore {
             version = v;
             changed(StoreChange.version(v.toString()));
         }
+    }
+
+    /** How many stored load balancers are not DSR (O(1)). */
+    int nonDsrLoadBalancers() {
+        return nonDsrLoadBalancers;
     }
 
     // ---- faults and rehydration (persisted like objects) ------------------------------------------------------
@@ -355,6 +363,7 @@ final class EmulatorStore {
         usedIpv4.clear();
         referencingLoadBalancers.clear();
         frontends.clear();
+        nonDsrLoadBalancers = 0;
         doc.networks().forEach(this::putQuietly);
         doc.endpoints().forEach(this::putQuietly);
         doc.loadBalancers().forEach(this::putQuietly);
@@ -445,6 +454,9 @@ final class EmulatorStore {
         for (Frontend f : Frontend.of(lb)) {
             frontends.computeIfAbsent(f, x -> new LinkedHashSet<>(2)).add(k);
         }
+        if (!lb.isDsr()) {
+            nonDsrLoadBalancers++;
+        }
     }
 
     private void removeLoadBalancerQuietly(String k) {
@@ -455,6 +467,9 @@ final class EmulatorStore {
     }
 
     private void unindex(String k, HostComputeLoadBalancer old) {
+        if (!old.isDsr()) {
+            nonDsrLoadBalancers--;
+        }
         for (String ep : old.hostComputeEndpoints()) {
             referencingLoadBalancers.remove(key(ep), k);
         }

@@ -26,24 +26,36 @@ import java.util.TreeMap;
  * @param latencyByCall  latency (ms) per call kind
  * @param outageUntil    epoch milliseconds until which every call fails with {@code outageHresult}; 0: no outage
  * @param outageHresult  the HRESULT of calls during the outage
+ * @param maxDestinations the most backends (destinations) one load balancer may have; null: the profile's
+ *                        ({@link HnsLimits#maxDestinations})
+ * @param portPool       the size of the node's dynamic port pool that non-DSR load balancers reserve ranges from,
+ *                       in ports; null: unlimited (the default, see {@link HnsLimits})
  */
 public record FaultSettings(@JsonProperty("FailNext") List<Scripted> failNext,
                             @JsonProperty("Random") RandomFaults random,
                             @JsonProperty("LatencyMillis") long latencyMillis,
                             @JsonProperty("LatencyByCallMillis") Map<HnsCall, Long> latencyByCall,
                             @JsonProperty("OutageUntil") long outageUntil,
-                            @JsonProperty("OutageHResult") int outageHresult) {
+                            @JsonProperty("OutageHResult") int outageHresult,
+                            @JsonProperty("MaxDestinations") Integer maxDestinations,
+                            @JsonProperty("PortPool") Integer portPool) {
 
     /** The HRESULT injected when none is named: the HNS RPC endpoint went away. */
     public static final int DEFAULT_HRESULT = HResults.RPC_S_SERVER_UNAVAILABLE;
 
-    public static final FaultSettings NONE = new FaultSettings(List.of(), null, 0, Map.of(), 0, 0);
+    public static final FaultSettings NONE = new FaultSettings(List.of(), null, 0, Map.of(), 0, 0, null, null);
 
     public FaultSettings {
         failNext = failNext == null ? List.of() : List.copyOf(failNext);
         latencyByCall = latencyByCall == null ? Map.of() : Map.copyOf(latencyByCall);
         if (latencyMillis < 0 || latencyByCall.values().stream().anyMatch(v -> v == null || v < 0)) {
             throw new IllegalArgumentException("latency must not be negative");
+        }
+        if (maxDestinations != null && maxDestinations < 1) {
+            throw new IllegalArgumentException("the destination limit must be positive: " + maxDestinations);
+        }
+        if (portPool != null && portPool < 0) {
+            throw new IllegalArgumentException("the port pool must not be negative: " + portPool);
         }
     }
 
@@ -86,21 +98,25 @@ public record FaultSettings(@JsonProperty("FailNext") List<Scripted> failNext,
     public FaultSettings withScripted(Scripted s) {
         List<Scripted> list = new ArrayList<>(failNext);
         list.add(s);
-        return new FaultSettings(list, random, latencyMillis, latencyByCall, outageUntil, outageHresult);
+        return new FaultSettings(list, random, latencyMillis, latencyByCall, outageUntil, outageHresult,
+                maxDestinations, portPool);
     }
 
     public FaultSettings withFailNext(List<Scripted> list) {
-        return new FaultSettings(list, random, latencyMillis, latencyByCall, outageUntil, outageHresult);
+        return new FaultSettings(list, random, latencyMillis, latencyByCall, outageUntil, outageHresult,
+                maxDestinations, portPool);
     }
 
     /** Random faults as given; null removes them. */
     public FaultSettings withRandom(RandomFaults r) {
-        return new FaultSettings(failNext, r, latencyMillis, latencyByCall, outageUntil, outageHresult);
+        return new FaultSettings(failNext, r, latencyMillis, latencyByCall, outageUntil, outageHresult,
+                maxDestinations, portPool);
     }
 
     /** The latency of every call whose kind has no latency of its own. */
     public FaultSettings withLatency(Duration perCall) {
-        return new FaultSettings(failNext, random, perCall.toMillis(), latencyByCall, outageUntil, outageHresult);
+        return new FaultSettings(failNext, random, perCall.toMillis(), latencyByCall, outageUntil, outageHresult,
+                maxDestinations, portPool);
     }
 
     /** The latency of one call kind. */
@@ -108,12 +124,26 @@ public record FaultSettings(@JsonProperty("FailNext") List<Scripted> failNext,
         Map<HnsCall, Long> map = new EnumMap<>(HnsCall.class);
         map.putAll(latencyByCall);
         map.put(call, perCall.toMillis());
-        return new FaultSettings(failNext, random, latencyMillis, map, outageUntil, outageHresult);
+        return new FaultSettings(failNext, random, latencyMillis, map, outageUntil, outageHresult,
+                maxDestinations, portPool);
     }
 
     /** Every call fails with {@code hresult} until {@code until}. */
     public FaultSettings withOutage(Instant until, int hresult) {
-        return new FaultSettings(failNext, random, latencyMillis, latencyByCall, until.toEpochMilli(), hresult);
+        return new FaultSettings(failNext, random, latencyMillis, latencyByCall, until.toEpochMilli(), hresult,
+                maxDestinations, portPool);
+    }
+
+    /** The destination limit per load balancer; null: the profile's. */
+    public FaultSettings withMaxDestinations(Integer limit) {
+        return new FaultSettings(failNext, random, latencyMillis, latencyByCall, outageUntil, outageHresult, limit,
+                portPool);
+    }
+
+    /** The size of the dynamic port pool, in ports; null: unlimited. */
+    public FaultSettings withPortPool(Integer ports) {
+        return new FaultSettings(failNext, random, latencyMillis, latencyByCall, outageUntil, outageHresult,
+                maxDestinations, ports);
     }
 
     /** The latency of a call of this kind. */
@@ -130,7 +160,7 @@ public record FaultSettings(@JsonProperty("FailNext") List<Scripted> failNext,
     /** True when no fault, latency or outage is set (an expired outage counts as none). */
     public boolean isNone(Instant now) {
         return failNext.isEmpty() && random == null && latencyMillis == 0 && latencyByCall.isEmpty()
-                && !inOutage(now);
+                && !inOutage(now) && maxDestinations == null && portPool == null;
     }
 
     /** One line per setting, for {@code hns fault show}; "no faults" when none. */
@@ -156,6 +186,13 @@ public record FaultSettings(@JsonProperty("FailNext") List<Scripted> failNext,
         }
         new TreeMap<>(latencyByCall).forEach((call, ms) ->
                 lines.add("latency: " + ms + " ms per " + call.name().toLowerCase(Locale.ROOT) + " call"));
+        if (maxDestinations != null) {
+            lines.add("limit: " + maxDestinations + " destinations per load balancer");
+        }
+        if (portPool != null) {
+            lines.add("port pool: " + portPool + " dynamic ports (" + HnsLimits.PORTS_PER_LOAD_BALANCER
+                    + " per non-DSR load balancer)");
+        }
         if (lines.isEmpty()) {
             lines.add("no faults");
         }

@@ -500,6 +500,9 @@ public final class HnsEmulator implements HnsClient {
                 EmulatorRules.checkIdFree(store, honoured ? chosen : null);
                 EmulatorRules.checkLoadBalancer(store, settings, null,
                         store.hasVariant(HnsVariant.DUPLICATE_FRONTEND));
+                HnsLimits limits = currentLimits();
+                EmulatorRules.checkDestinations(settings, limits.maxDestinationsPerLoadBalancer());
+                EmulatorRules.checkPortPool(settings, limits);
                 return null;
             });
             HostComputeLoadBalancer lb = normalized(settings).withId(honoured ? chosen : assignedId());
@@ -544,6 +547,7 @@ public final class HnsEmulator implements HnsClient {
                 }
                 calls.checked(HnsCall.MODIFY, HnsObjectKind.LOAD_BALANCER, () -> {
                     EmulatorRules.checkLoadBalancer(store, settings, existing.id());
+                    EmulatorRules.checkDestinations(settings, currentLimits().maxDestinationsPerLoadBalancer());
                     return null;
                 });
                 HostComputeLoadBalancer lb = normalized(settings).withId(existing.id());
@@ -738,6 +742,25 @@ public final class HnsEmulator implements HnsClient {
         } finally {
             calls.call(HnsCall.CLOSE, HnsObjectKind.ENDPOINT);
         }
+    }
+
+    /**
+     * The host's capacity limits and what its load balancers use of them (see {@link HnsLimits}): for
+     * {@code winproxy check}'s headroom and for tests.
+     */
+    public HnsLimits limits() {
+        return operate(false, this::currentLimits);
+    }
+
+    /** The limits inside an operation: the fault settings' overrides, else the profile's. */
+    private HnsLimits currentLimits() {
+        FaultSettings f = store.faults();
+        EchoProfile profile = currentEcho();
+        int max = f.maxDestinations() != null ? f.maxDestinations()
+                : HnsLimits.maxDestinations(profile == EchoProfile.VERBATIM ? EchoProfile.forVersion(store.version())
+                        : profile);
+        int pool = f.portPool() == null ? 0 : f.portPool();
+        return new HnsLimits(max, pool, store.nonDsrLoadBalancers() * HnsLimits.PORTS_PER_LOAD_BALANCER);
     }
 
     /** The read-back profile inside an operation (the store's version is current there). */

@@ -8,6 +8,7 @@ import io.winproxy.hns.HResults;
 import io.winproxy.hns.emulator.FaultSettings;
 import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.emulator.HnsLimits;
 import io.winproxy.hns.emulator.HnsObjectKind;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,11 +71,28 @@ public final class HnsFaultCommand extends CommandGroup {
                 description = "Every call fails for this long from now (HNS stopped).")
         String outage;
 
+        @Option(names = "--max-destinations", paramLabel = "N",
+                description = "Load balancers with more than N backends fail with E_INVALIDARG (0: the profile's "
+                        + "limit, 64 on Windows Server 2019, else 1024).")
+        Integer maxDestinations;
+
+        @Option(names = "--port-pool", paramLabel = "PORTS",
+                description = "Size of the dynamic port pool; each non-DSR load balancer reserves 64 ports and a "
+                        + "create beyond fails with HCN_E_PORT_ALREADY_EXISTS (0: unlimited, the default).")
+        Integer portPool;
+
         @Override
         void parseOptions() {
-            if (rate == null && failNext == null && latency == null && latencyOf == null && outage == null) {
+            if (rate == null && failNext == null && latency == null && latencyOf == null && outage == null
+                    && maxDestinations == null && portPool == null) {
                 throw new UsageException("hns fault set: give at least one of --rate, --fail-next, --latency, "
-                        + "--latency-of, --outage");
+                        + "--latency-of, --outage, --max-destinations, --port-pool");
+            }
+            if (maxDestinations != null && maxDestinations < 0) {
+                throw new UsageException("--max-destinations: must not be negative: " + maxDestinations);
+            }
+            if (portPool != null && portPool < 0) {
+                throw new UsageException("--port-pool: must not be negative: " + portPool);
             }
         }
 
@@ -124,6 +142,14 @@ public final class HnsFaultCommand extends CommandGroup {
                 int outageCode = hresult == null ? HResults.ERROR_SERVICE_NOT_ACTIVE : code;
                 changes.add(f -> f.withOutage(until, outageCode));
             }
+            if (maxDestinations != null) {
+                Integer limit = maxDestinations == 0 ? null : maxDestinations;
+                changes.add(f -> f.withMaxDestinations(limit));
+            }
+            if (portPool != null) {
+                Integer pool = portPool == 0 ? null : portPool;
+                changes.add(f -> f.withPortPool(pool));
+            }
             FaultSettings updated = hns.faults().settings();
             for (var change : changes) {
                 updated = change.apply(updated);
@@ -153,7 +179,8 @@ public final class HnsFaultCommand extends CommandGroup {
         void run(HnsEmulator hns, CliContext context) {
             FaultSettings settings = hns.faults().settings();
             if (output == OutputFormat.json) {
-                context.out().println(HnsCommand.json(json(settings, hns.pendingRehydration().isPresent())));
+                context.out().println(HnsCommand.json(json(settings, hns.pendingRehydration().isPresent(),
+                        hns.limits())));
             } else {
                 print(context, settings);
                 hns.pendingRehydration().ifPresent(p -> context.out().println("rehydration pending: "
@@ -168,7 +195,7 @@ public final class HnsFaultCommand extends CommandGroup {
         settings.describe(Instant.now()).forEach(context.out()::println);
     }
 
-    private static ObjectNode json(FaultSettings f, boolean rehydrationPending) {
+    private static ObjectNode json(FaultSettings f, boolean rehydrationPending, HnsLimits limits) {
         JsonNodeFactory n = JsonNodeFactory.instance;
         ObjectNode out = n.objectNode();
         Instant now = Instant.now();
@@ -195,6 +222,9 @@ public final class HnsFaultCommand extends CommandGroup {
             latency.put(c.name().toLowerCase(Locale.ROOT), f.latency(c).toMillis());
         }
         out.put("rehydrationPending", rehydrationPending);
+        out.putObject("limits").put("maxDestinationsPerLoadBalancer", limits.maxDestinationsPerLoadBalancer())
+                .put("dynamicPorts", limits.dynamicPorts()).put("dynamicPortsInUse", limits.dynamicPortsInUse())
+                .put("portsPerLoadBalancer", HnsLimits.PORTS_PER_LOAD_BALANCER);
         return out;
     }
 
