@@ -26,6 +26,8 @@ public final class HResults {
     public static final int E_NOTIMPL = 0x80004001;
     public static final int E_FAIL = 0x80004005;
     public static final int E_ACCESSDENIED = 0x80070005;
+    /** E_OUTOFMEMORY: HNS (or VFP below it) could not allocate what the call needs. */
+    public static final int E_OUTOFMEMORY = 0x8007000E;
     public static final int E_INVALIDARG = 0x80070057;
     public static final int ERROR_NOT_FOUND = 0x80070490;
     /**
