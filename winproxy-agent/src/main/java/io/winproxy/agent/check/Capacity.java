@@ -1,5 +1,6 @@
 package io.winproxy.agent.check;
 
+import io.winproxy.hns.emulator.HnsLimits;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.plan.ObservedState;
@@ -17,7 +18,7 @@ import java.util.Optional;
 public final class Capacity {
     private static final CheckGroup G = CheckGroup.capacity;
     /** The ports one non-DSR load balancer reserves from the dynamic pool (kubernetes/website#17930). */
-    public static final int PORTS_PER_LOAD_BALANCER = 64;
+    public static final int PORTS_PER_LOAD_BALANCER = HnsLimits.PORTS_PER_LOAD_BALANCER;
     static final int WARN_PERCENT = 80;
 
     /**

@@ -126,7 +126,7 @@ public final class ProxyAgent implements AutoCloseable {
         dataplane = pipeline.dataplane();
         VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");
-        startupCheck = new StartupCheck(new StartupCheck.Setup(config, setup.node(), hns,
+        startupCheck = new StartupCheck(new StartupCheck.Setup(config, setup.node(), setup.hns(),
                 setup.hns() instanceof HnsEmulator, setup.hostMac(), setup.stateDir(),
                 StartupCheck.nodeRead(client, nodeName), events, metrics, Clock.systemUTC()));
         Consumer<SyncReport> onSync = report -> {
