@@ -14,7 +14,9 @@ import io.winproxy.agent.pipeline.ClusterObjects;
 import io.winproxy.agent.pipeline.ProxyPipeline;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
+import io.winproxy.policy.model.IpFamily;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -51,6 +53,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--probe-traffic", description = "Connect to a sample of ClusterIPs, NodePorts and load-balancer "
             + "IPs from this node (on an emulated host: through the packet tracer, labelled modelled).")
     boolean probeTraffic;
+
+    /** How long one connection of --probe-traffic may take. */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
     private final Clock clock = Clock.systemUTC();
 
@@ -109,11 +114,20 @@ public final class CheckCommand implements Callable<Integer> {
                     m.observed(), m.plan(), m.journal(), read.services())));
             report.ran(CheckGroup.capacity, Capacity.run(new Capacity.Inputs(m.snapshot().desired(), m.observed(),
                     BackendLimits.of(m.hns(), host.stateDir(context.env())), PortPools.of(m.hns(), !emulated))));
+            if (probeTraffic) {
+                Reachability.Prober prober = emulated ? new TracedProber(m) : new SocketProber(PROBE_TIMEOUT);
+                report.ran(CheckGroup.reachability, Reachability.run(m.snapshot().desired(),
+                        m.node().nodeIp(IpFamily.IPV4), read.services(), prober));
+            }
         } else {
             report.notRun(CheckGroup.consistency, blocked).notRun(CheckGroup.capacity, blocked);
         }
-        report.notRun(CheckGroup.capabilities, "not asked for: give --probe-hns");
-        report.notRun(CheckGroup.reachability, "not asked for: give --probe-traffic");
+        if (!report.has(CheckGroup.capabilities)) {
+            report.notRun(CheckGroup.capabilities, "not asked for: give --probe-hns");
+        }
+        if (!report.has(CheckGroup.reachability)) {
+            report.notRun(CheckGroup.reachability, probeTraffic ? blocked : "not asked for: give --probe-traffic");
+        }
         CheckReport done = report.build();
         if (output == OutputFormat.json) {
             context.out().println(CheckOutput.jsonText(done, clock.instant()));

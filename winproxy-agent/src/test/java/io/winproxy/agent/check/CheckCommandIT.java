@@ -160,4 +160,23 @@ class CheckCommandIT {
                     .contains("docs/troubleshooting.md#state-directory-locked");
         }
     }
+
+    @Test
+    void probeTrafficOnAnEmulatedHostTracesASampleOfFrontendsAndSaysModelled() throws Exception {
+        Cli.Result ok = check("--probe-traffic");
+        assertThat(ok.exitCode()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("-- reachability: PASS")
+                .contains("PASS reachability/tcp: modelled: TCP to 10.96.0.10:53 (kube-system/kube-dns:dns-tcp"
+                        + " ClusterIP): forwarded to ")
+                .contains("PASS reachability/tcp: modelled: TCP to 10.0.0.11:30080");
+
+        HnsEmulator host = HnsEmulator.openExisting(state);
+        host.listLoadBalancers().stream().filter(lb -> lb.frontendVips().contains("10.96.20.40"))
+                .forEach(lb -> host.deleteLoadBalancer(lb.id()));
+        Cli.Result broken = check("--probe-traffic");
+        assertThat(broken.exitCode()).isEqualTo(1);
+        assertThat(broken.out()).contains("FAIL reachability/tcp: modelled: TCP to 10.96.20.40:443"
+                + " (shop/storefront:https ClusterIP): no-policy")
+                .contains("fix: winproxy trace --src 10.0.0.11 --dst 10.96.20.40:443; winproxy status shop/storefront");
+    }
 }
