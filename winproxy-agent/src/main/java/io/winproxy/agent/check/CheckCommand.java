@@ -15,6 +15,8 @@ import io.winproxy.agent.pipeline.ProxyPipeline;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.plan.HnsIds;
+import java.util.concurrent.ThreadLocalRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,6 +123,13 @@ public final class CheckCommand implements Callable<Integer> {
             }
         } else {
             report.notRun(CheckGroup.consistency, blocked).notRun(CheckGroup.capacity, blocked);
+        }
+        if (probeHns && preflight.network().isPresent()) {
+            report.ran(CheckGroup.capabilities, new HnsProbe(hns, preflight.network().get(),
+                    () -> HnsIds.newId(ThreadLocalRandom.current())).run(host.stateDir(context.env()),
+                    clock.instant()));
+        } else if (probeHns) {
+            report.notRun(CheckGroup.capabilities, "preflight found no usable HNS network");
         }
         if (!report.has(CheckGroup.capabilities)) {
             report.notRun(CheckGroup.capabilities, "not asked for: give --probe-hns");

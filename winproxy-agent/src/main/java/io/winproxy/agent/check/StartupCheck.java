@@ -107,9 +107,12 @@ public final class StartupCheck {
                 StateDirectory.prepare(setup.stateDir(), DirectoryProtection.forThisOs(setup.stateDir(),
                         !setup.emulated()));
             }
-            results = Preflight.run(new Preflight.Inputs(setup.config(), setup.hns(), setup.emulated(),
-                    setup.node().nodeName(), setup.cluster().get(), setup.hostMac(),
-                    new StateDirectoryCheck(setup.stateDir(), !setup.emulated()))).results();
+            Preflight.Outcome outcome = Preflight.run(new Preflight.Inputs(setup.config(), setup.hns(),
+                    setup.emulated(), setup.node().nodeName(), setup.cluster().get(), setup.hostMac(),
+                    new StateDirectoryCheck(setup.stateDir(), !setup.emulated())));
+            results = outcome.results();
+            // Scratch objects of a 'check --probe-hns' that died are recognisable by frontend and MAC: remove them.
+            outcome.network().ifPresent(net -> ScratchObjects.sweep(setup.hns(), net.id()));
         } catch (RuntimeException e) {
             results = List.of(CheckResult.fail(CheckGroup.preflight, "preflight", "the preflight check failed: " + e,
                     "an unexpected error", "run 'winproxy check' (docs/troubleshooting.md#start-here-winproxy-check)"));
