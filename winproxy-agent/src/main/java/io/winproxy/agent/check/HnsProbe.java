@@ -323,9 +323,15 @@ public final class HnsProbe {
                     : "fails with " + HnsErrorText.code(e.hresult());
         }
         learnt = learnt.withProbe("modify", outcome);
-        String message = "a modify of a load balancer's backends " + outcome;
+        boolean announced = hns.capabilities().modifyLoadBalancer();
+        if (!announced && status == CheckStatus.WARN) {
+            // As the version says: winproxy never modifies on this HNS (15.4 keeps the old backends).
+            status = CheckStatus.PASS;
+        }
+        String message = "a modify of a load balancer's backends " + outcome + " (HNS "
+                + hns.capabilities().version() + (announced ? " announces modify)" : " does not announce modify)");
         out.add(status == CheckStatus.PASS ? CheckResult.pass(G, "modify", message + (outcome.equals("takes effect")
-                        ? "" : "; winproxy replaces load balancers (delete and create) instead"))
+                        && announced ? "" : "; winproxy replaces load balancers (delete and create) instead"))
                 : CheckResult.warn(G, "modify", message, "this HNS build does not honour an in-place modify",
                         "nothing: winproxy sees it on read-back and replaces load balancers instead"
                                 + " (docs/troubleshooting.md#probe-hns)"));

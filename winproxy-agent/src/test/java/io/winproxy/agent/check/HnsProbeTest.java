@@ -117,6 +117,13 @@ class HnsProbeTest {
         Cli.Result again = Cli.run("check", "--example-cluster", "--hns-state", state.toString(), "--network-name",
                 "vxlan0", "--source-vip", "10.244.1.2");
         assertThat(again.out()).contains("the limit is 64 (learnt by winproxy check --probe-hns at ");
+
+        Cli.Result list = Cli.run("hns", "list", "--hns-state", state.toString());
+        assertThat(list.out()).contains("Learnt (hns-capabilities.json):\n  max backends per load balancer: 64"
+                + " (winproxy check --probe-hns, ").contains("  modify: is not implemented (E_NOTIMPL");
+        Cli.Result json = Cli.run("hns", "list", "--hns-state", state.toString(), "-o", "json");
+        assertThat(new ObjectMapper().readTree(json.out()).get("learnt").get("maxBackendsPerLoadBalancer").asInt())
+                .isEqualTo(64);
     }
 
     @Test
