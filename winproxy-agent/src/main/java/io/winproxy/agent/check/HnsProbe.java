@@ -8,6 +8,7 @@ import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.policy.plan.HnsIds;
+import io.winproxy.policy.plan.Ownership;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,10 @@ import java.util.function.Supplier;
  * creates), whether a modify takes effect, and whether a DSR load balancer is accepted. What was learnt goes to
  * {@code hns-capabilities.json} in the state directory ({@link HnsCapabilityFile}), where {@code hns list} shows it
  * and the agent reads the backend limit.
+ *
+ * <p>Why this class is long (~420 lines): every probe shares the scratch bookkeeping (the objects to delete, the next
+ * free frontend port, what was learnt so far) and must run inside the one try/finally that deletes them; split into
+ * classes, that state would be passed through each.
  */
 public final class HnsProbe {
     private static final CheckGroup G = CheckGroup.capabilities;
@@ -58,7 +63,7 @@ public final class HnsProbe {
     /** Probes, deletes every scratch object, and keeps what was learnt in {@code stateDir} (when it exists). */
     public List<CheckResult> run(Path stateDir, Instant now) {
         learnt = HnsCapabilityFile.read(stateDir).orElse(HnsCapabilityFile.NONE);
-        List<String> leftovers = ScratchObjects.sweep(hns, network.id());
+        List<String> leftovers = ScratchObjects.sweep(hns, network.id(), Ownership.NONE);
         if (!leftovers.isEmpty()) {
             out.add(CheckResult.pass(G, "leftovers", "deleted " + leftovers.size() + " scratch objects an earlier"
                     + " probe left behind: " + leftovers));
@@ -405,7 +410,7 @@ public final class HnsProbe {
                 }
             }
         }
-        ScratchObjects.sweep(hns, network.id());
+        ScratchObjects.sweep(hns, network.id(), Ownership.NONE);
         endpoints.clear();
         List<String> left = new ArrayList<>();
         hns.listLoadBalancers().stream().filter(ScratchObjects::isScratch).forEach(lb -> left.add(lb.id()));

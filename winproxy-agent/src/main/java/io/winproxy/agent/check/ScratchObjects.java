@@ -5,6 +5,7 @@ import io.winproxy.hns.HnsException;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
+import io.winproxy.policy.plan.Ownership;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -58,20 +59,24 @@ public final class ScratchObjects {
     }
 
     /**
-     * Deletes every scratch load balancer, then every scratch remote endpoint of {@code networkId}.
+     * Deletes every scratch load balancer, then every scratch remote endpoint of {@code networkId}. Only objects
+     * {@code owned} does not claim are read (one document each); the agent passes its journal's ownership, so that
+     * the thousands of objects it owns cost no read.
      *
      * @return the IDs deleted; IDs that could not be deleted are logged and left (the next sweep retries)
      */
-    public static List<String> sweep(HnsClient hns, String networkId) {
+    public static List<String> sweep(HnsClient hns, String networkId, Ownership owned) {
         List<String> deleted = new ArrayList<>();
-        for (HostComputeLoadBalancer lb : hns.listLoadBalancers()) {
-            if (isScratch(lb)) {
-                delete(() -> hns.deleteLoadBalancer(lb.id()), lb.id(), deleted);
+        for (String id : hns.listLoadBalancerIds()) {
+            if (!owned.ownsLoadBalancer(id)) {
+                hns.getLoadBalancer(id).filter(ScratchObjects::isScratch)
+                        .ifPresent(lb -> delete(() -> hns.deleteLoadBalancer(lb.id()), lb.id(), deleted));
             }
         }
-        for (HostComputeEndpoint ep : hns.listEndpoints(networkId)) {
-            if (isScratch(ep)) {
-                delete(() -> hns.deleteEndpoint(ep.id()), ep.id(), deleted);
+        for (String id : hns.listEndpointIds(networkId)) {
+            if (!owned.ownsRemoteEndpoint(id)) {
+                hns.getEndpoint(id).filter(ScratchObjects::isScratch)
+                        .ifPresent(ep -> delete(() -> hns.deleteEndpoint(ep.id()), ep.id(), deleted));
             }
         }
         if (!deleted.isEmpty()) {

@@ -101,4 +101,36 @@ class StartupCheckTest {
         assertThat(written.get("groups")).hasSize(5);
         assertThat(written.get("groups").get(2).get("notRun").asText()).isEqualTo("after the first sync");
     }
+
+    @Test
+    void theAgentsPreflightDeletesScratchObjectsADeadProbeLeftAndNothingElse() throws Exception {
+        HnsEmulator hns = HnsEmulator.inMemory();
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-node-1");
+        String network = host.syncNetwork(List.of(new EmulatedHost.Node("win-node-1", "10.244.1.0/24",
+                "10.0.0.11"))).id();
+        var pod = host.ensureLocalEndpoint("10.244.1.5");
+        var other = hns.createLoadBalancer(io.winproxy.hns.model.HostComputeLoadBalancer.of(List.of(pod.id()), "",
+                "10.96.0.10", new io.winproxy.hns.model.LoadBalancerPortMapping(17, 53, 53, 0, 0), 0));
+        var scratchEp = hns.createEndpoint(network, ScratchObjects.endpoint(null, network,
+                ScratchObjects.ENDPOINT_IP_1, null));
+        hns.createLoadBalancer(ScratchObjects.loadBalancer(null, List.of(scratchEp.id()), ScratchObjects.FIRST_PORT,
+                0));
+        ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=cbr0",
+                "--hostname-override=win-node-1"), Map.of());
+        Path stateDir = Files.createDirectory(dir.resolve("state"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        StartupCheck check = new StartupCheck(new StartupCheck.Setup(config, NodeFacts.of(config, "cbr0"), hns, true,
+                HostMacLookup.emulated(), stateDir, () -> ClusterRead.failed("https://api:6443", "refused"),
+                (kind, ns, name, type, reason, message) -> events.add(message), AgentMetrics.NOOP,
+                Clock.systemUTC()));
+
+        check.runPreflight();
+
+        assertThat(hns.listLoadBalancerIds()).singleElement().satisfies(id -> assertThat(id)
+                .isEqualToIgnoringCase(other.id()));
+        assertThat(hns.listEndpointIds(network)).singleElement().satisfies(id -> assertThat(id)
+                .isEqualToIgnoringCase(pod.id()));
+        assertThat(events).singleElement().satisfies(e -> assertThat(e)
+                .startsWith("preflight/api-server: cannot read the cluster from https://api:6443: refused"));
+    }
 }
