@@ -31,8 +31,8 @@ public record DynamicPortRange(int start, int count) {
             if (first == null) {
                 first = value;
             } else {
-                return value > 0 && first > 0 && first + value <= 65536 ? Optional.of(new DynamicPortRange(first, value))
-                        : Optional.empty();
+                boolean plausible = value > 0 && first > 0 && first + value <= 65536;
+                return plausible ? Optional.of(new DynamicPortRange(first, value)) : Optional.empty();
             }
         }
         return Optional.empty();

@@ -82,7 +82,8 @@ public final class HnsProbe {
                 out.add(CheckResult.pass(G, "saved", "what was learnt is kept in " + HnsCapabilityFile.file(stateDir)));
             } catch (IOException e) {
                 out.add(CheckResult.warn(G, "saved", "cannot write " + HnsCapabilityFile.file(stateDir) + ": "
-                        + e.getMessage(), "the state directory is not writable", "docs/troubleshooting.md#state-directory"));
+                        + e.getMessage(), "the state directory is not writable",
+                        "docs/troubleshooting.md#state-directory"));
             }
         } else {
             out.add(CheckResult.warn(G, "saved", "state directory " + stateDir + " does not exist: nothing kept",

@@ -8,16 +8,11 @@ import io.winproxy.hns.emulator.HnsEmulator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The capacity group against the emulated host's limits: the profile's backend limit and the port pool. */
 class CapacityTest {
-    private static final List<EmulatedHost.Node> NODES = List.of(
-            new EmulatedHost.Node("win-node-1", "10.244.1.0/24", "10.0.0.11"),
-            new EmulatedHost.Node("win-node-2", "10.244.2.0/24", "10.0.0.12"));
-
     @TempDir
     Path dir;
 
@@ -25,7 +20,7 @@ class CapacityTest {
     private Path ws2019Host() {
         Path state = dir.resolve("hns.json");
         HnsEmulator hns = HnsEmulator.builder().stateFile(state).version(new HnsVersion(10, 1)).build();
-        new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-node-1").syncNetwork(NODES);
+        new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-node-1").syncNetwork(TwoNodes.NODES);
         return state;
     }
 
@@ -33,7 +28,7 @@ class CapacityTest {
     private Path cluster(int backends) throws IOException {
         Path manifests = Files.createDirectories(dir.resolve("cluster"));
         StringBuilder y = new StringBuilder();
-        for (EmulatedHost.Node n : NODES) {
+        for (EmulatedHost.Node n : TwoNodes.NODES) {
             y.append("apiVersion: v1\nkind: Node\nmetadata:\n  name: ").append(n.name())
                     .append("\nspec:\n  podCIDR: ").append(n.podCidr()).append("\nstatus:\n  addresses:\n")
                     .append("    - type: InternalIP\n      address: ").append(n.internalIp()).append("\n---\n");

@@ -26,10 +26,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * what it learnt in hns-capabilities.json, where capacity finds the limit.
  */
 class HnsProbeTest {
-    private static final List<EmulatedHost.Node> NODES = List.of(
-            new EmulatedHost.Node("win-node-1", "10.244.1.0/24", "10.0.0.11"),
-            new EmulatedHost.Node("win-node-2", "10.244.2.0/24", "10.0.0.12"));
-
     @TempDir
     Path dir;
 
@@ -38,7 +34,7 @@ class HnsProbeTest {
         Path state = dir.resolve("hns.json");
         HnsEmulator hns = HnsEmulator.builder().stateFile(state).version(version).build();
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "win-node-1");
-        host.syncNetwork(NODES);
+        host.syncNetwork(TwoNodes.NODES);
         HostComputeEndpoint pod = host.ensureLocalEndpoint("10.244.1.5");
         hns.createLoadBalancer(HostComputeLoadBalancer.of(List.of(pod.id()), "", "10.96.0.10",
                 new LoadBalancerPortMapping(LoadBalancerPortMapping.PROTOCOL_UDP, 53, 53, 0, 0), 0));

@@ -18,10 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The preflight group on hosts that are not fit to run the proxy. */
 class PreflightTest {
-    private static final List<EmulatedHost.Node> NODES = List.of(
-            new EmulatedHost.Node("win-node-1", "10.244.1.0/24", "10.0.0.11"),
-            new EmulatedHost.Node("win-node-2", "10.244.2.0/24", "10.0.0.12"));
-
     @TempDir
     Path dir;
 
@@ -29,7 +25,8 @@ class PreflightTest {
     void aHostWithOnlyTheExternalNetworkFailsPreflightWithTheFixAndRunsNoConsistency() {
         Path state = dir.resolve("hns.json");
         HnsEmulator hns = HnsEmulator.builder().stateFile(state).build();
-        new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "External", "win-node-1").syncNetwork(NODES);
+        new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "External", "win-node-1")
+                .syncNetwork(TwoNodes.NODES);
 
         Cli.Result text = Cli.run("check", "--example-cluster", "--hns-state", state.toString());
 
@@ -52,7 +49,7 @@ class PreflightTest {
     void anOverlayHostWithoutTheHostMacFailsNamingTheNodeIp() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "win-node-1");
-        host.syncNetwork(NODES);
+        host.syncNetwork(TwoNodes.NODES);
         host.ensureHostEndpoint("10.244.1.2");
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
                 "--source-vip=10.244.1.2", "--hostname-override=win-node-1"), Map.of());
