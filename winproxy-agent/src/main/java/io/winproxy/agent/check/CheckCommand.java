@@ -16,6 +16,9 @@ import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.plan.HnsIds;
+import io.winproxy.policy.plan.ObservedState;
+import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.plan.PlanCalculator;
 import java.util.concurrent.ThreadLocalRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -112,8 +115,12 @@ public final class CheckCommand implements Callable<Integer> {
         }
         if (model.isPresent()) {
             OfflineModel m = model.get();
+            // The plan again, with the documents of owned load balancers read: changes behind winproxy's back too.
+            ObservedState observed = m.withOwnedLoadBalancersRead();
+            Plan plan = PlanCalculator.plan(m.snapshot().desired(), observed, m.journal().ownership(),
+                    m.hns().capabilities().modifyLoadBalancer());
             report.ran(CheckGroup.consistency, Consistency.run(new Consistency.Inputs(m.snapshot().desired(),
-                    m.observed(), m.plan(), m.journal(), read.services())));
+                    observed, plan, m.journal(), read.services())));
             report.ran(CheckGroup.capacity, Capacity.run(new Capacity.Inputs(m.snapshot().desired(), m.observed(),
                     BackendLimits.of(m.hns(), host.stateDir(context.env())), PortPools.of(m.hns(), !emulated))));
             if (probeTraffic) {

@@ -173,6 +173,23 @@ public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan pla
         return new ObservedState(observed.endpoints(), lbs);
     }
 
+    /**
+     * The observed state with the document of every load balancer winproxy owns read from HNS (one call each), its
+     * journal fingerprint kept: a plan against it also finds owned load balancers changed behind winproxy's back
+     * (content drift), which the reconcile otherwise finds only on its drift budget. For {@code check}.
+     */
+    public ObservedState withOwnedLoadBalancersRead() {
+        Map<String, List<String>> ipsById = new HashMap<>();
+        observed.endpoints().forEach(e -> ipsById.put(e.id(), e.ips()));
+        List<ObservedLoadBalancer> lbs = new ArrayList<>();
+        for (ObservedLoadBalancer lb : observed.loadBalancers()) {
+            boolean owned = lb.fingerprint() != null && !lb.read();
+            lbs.add(owned ? hns.getLoadBalancer(lb.id()).map(doc -> HcnTranslator.toObserved(doc, ipsById)
+                    .withFingerprint(lb.fingerprint())).orElse(lb) : lb);
+        }
+        return new ObservedState(observed.endpoints(), lbs);
+    }
+
     /** This node offline: the configured name, else win-node-1 when the manifests have it, else the first Node. */
     private static String offlineNodeName(ProxyConfig config, ClusterObjects objects) {
         String configured = config.configuredHostnameOverride().trim().toLowerCase(Locale.ROOT);

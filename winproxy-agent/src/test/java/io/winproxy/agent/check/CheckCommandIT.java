@@ -8,6 +8,7 @@ import io.winproxy.agent.demo.ExampleCluster;
 import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
+import io.winproxy.hns.model.LoadBalancerPortMapping;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -178,5 +179,27 @@ class CheckCommandIT {
         assertThat(broken.out()).contains("FAIL reachability/tcp: modelled: TCP to 10.96.20.40:443"
                 + " (shop/storefront:https ClusterIP): no-policy")
                 .contains("fix: winproxy trace --src 10.0.0.11 --dst 10.96.20.40:443; winproxy status shop/storefront");
+    }
+
+    @Test
+    void anOwnedLoadBalancerChangedBehindTheProxysBackIsStaleWhileExtraReadBackFlagsAreNot() throws Exception {
+        HnsEmulator host = HnsEmulator.openExisting(state);
+        host.setVariants(java.util.Set.of(io.winproxy.hns.emulator.HnsVariant.EXTRA_FLAGS));
+        Cli.Result flags = check();
+        assertThat(flags.exitCode()).as("read-back that adds flags is no drift: " + flags.out()).isZero();
+
+        HostComputeLoadBalancer web = host.listLoadBalancers().stream()
+                .filter(lb -> lb.frontendVips().contains("10.96.10.20")).findFirst().orElseThrow();
+        LoadBalancerPortMapping pm = web.portMapping().orElseThrow();
+        host.modifyLoadBalancer(web.id(), new HostComputeLoadBalancer(web.id(), web.hostComputeEndpoints(),
+                web.sourceVip(), web.frontendVips(), List.of(new LoadBalancerPortMapping(pm.protocol(), 9999,
+                pm.externalPort(), pm.distributionType(), 0)), web.schemaVersion(), 0));
+
+        Cli.Result stale = check();
+
+        assertThat(stale.exitCode()).isEqualTo(1);
+        assertThat(stale.out().lines().filter(l -> l.startsWith("FAIL"))).singleElement().satisfies(l -> assertThat(l)
+                .startsWith("FAIL consistency/load-balancer-stale: load balancer " + web.id().toLowerCase()
+                        + " (10.96.10.20:80/TCP) of default/web:http differs from what the Service wants"));
     }
 }
