@@ -2,8 +2,6 @@ package io.winproxy.agent.check;
 
 import io.winproxy.agent.state.DirectoryProtection;
 import io.winproxy.agent.state.InstanceLock;
-import io.winproxy.agent.state.InstanceLockedException;
-import io.winproxy.agent.state.InvalidStateDirectoryException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +12,8 @@ import java.util.Optional;
 /**
  * The state directory part of preflight: it is protected (only SYSTEM and Administrators, or the owner, may write),
  * writable, and not locked by another process. A lock held by the running agent (its lock file says
- * {@code role=agent}) is fine and said so; the check then takes no lock. Otherwise the check takes the lock for an
- * instant and releases it.
+ * {@code role=agent}) is fine and said so. Whether the lock is held is learnt by trying it and releasing it at once
+ * ({@link InstanceLock#isFree}), writing nothing.
  *
  * @param dir          the state directory
  * @param realHns      whether the journal there authorises deletions in the node's real HNS (the Windows DACL
@@ -75,24 +73,27 @@ public record StateDirectoryCheck(Path dir, boolean realHns) {
     }
 
     private CheckResult lock() {
-        try (InstanceLock lock = InstanceLock.acquire(dir, "check")) {
+        boolean free;
+        try {
+            free = InstanceLock.isFree(dir);
+        } catch (IOException e) {
+            return CheckResult.fail(G, "state-dir-lock", "cannot open the lock file of " + dir + ": "
+                    + e.getMessage(), "the lock file is not readable and writable by this account",
+                    "run as Administrator (docs/troubleshooting.md#state-directory)");
+        }
+        if (free) {
             return CheckResult.pass(G, "state-dir-lock", "state directory " + dir + " is not locked (no proxy runs"
                     + " on it now)");
-        } catch (InstanceLockedException e) {
-            String holder = InstanceLock.describeHolder(dir);
-            if (InstanceLock.AGENT.equals(InstanceLock.holderRole(dir))) {
-                return CheckResult.pass(G, "state-dir-lock", "state directory " + dir + " is locked by the running"
-                        + " agent (" + holder + ")");
-            }
-            return CheckResult.fail(G, "state-dir-lock", "state directory " + dir + " is locked by another process ("
-                            + holder + ")", "a second winproxy (a cleanup, or an agent started by hand) holds it; the"
-                            + " proxy cannot start while it does",
-                    "stop that process (Stop-Process -Id <pid>) or give this proxy another --state-dir"
-                            + " (docs/troubleshooting.md#state-directory-locked)");
-        } catch (InvalidStateDirectoryException e) {
-            return CheckResult.fail(G, "state-dir-lock", "cannot open the lock file of " + dir + ": "
-                    + e.getMessage(), "the lock file is not writable", "run as Administrator"
-                    + " (docs/troubleshooting.md#state-directory)");
         }
+        String holder = InstanceLock.describeHolder(dir);
+        if (InstanceLock.AGENT.equals(InstanceLock.holderRole(dir))) {
+            return CheckResult.pass(G, "state-dir-lock", "state directory " + dir + " is locked by the running"
+                    + " agent (" + holder + ")");
+        }
+        return CheckResult.fail(G, "state-dir-lock", "state directory " + dir + " is locked by another process ("
+                        + holder + ")", "a second winproxy (a cleanup, or an agent started by hand) holds it; the"
+                        + " proxy cannot start while it does",
+                "stop that process (Stop-Process -Id <pid>) or give this proxy another --state-dir"
+                        + " (docs/troubleshooting.md#state-directory-locked)");
     }
 }

@@ -132,6 +132,29 @@ public final class InstanceLock implements AutoCloseable {
         return "holder unknown: " + file + " names no process yet";
     }
 
+    /**
+     * Whether no process holds {@code dir}'s lock now: tries the lock and releases it at once, writing nothing and
+     * creating no file (no lock file: free). For {@code winproxy check}.
+     *
+     * @throws IOException when the lock file cannot be opened
+     */
+    public static boolean isFree(Path dir) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return true;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock(LOCK_OFFSET, 1, false);
+            if (lock == null) {
+                return false;
+            }
+            lock.release();
+            return true;
+        } catch (OverlappingFileLockException e) {
+            return false;
+        }
+    }
+
     /** The role the current holder of {@code dir}'s lock wrote ("" when none or unreadable). */
     public static String holderRole(Path dir) {
         try {
