@@ -2,7 +2,7 @@
 .SYNOPSIS
     Runs the winproxy agent with every argument passed through.
 .DESCRIPTION
-    Finds a Java runtime in this order: WINPROXY_JAVA_HOME, the bundled runtime (runtime\ next to this script),
+    Finds a Java runtime in this order: WINPROXY_JAVA_HOME, a runtime next to this script (jre\, then runtime\),
     JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options (for example -Xmx256m). In a
     HostProcess container the Kubernetes client is pointed at the service-account token and CA under
     CONTAINER_SANDBOX_MOUNT_POINT. The exit code is the agent's (0 success, 1 runtime failure, 2 invalid flags).
@@ -28,6 +28,7 @@ function Find-WinProxyJava {
     if ($env:WINPROXY_JAVA_HOME) {
         $candidates += Join-Path -Path $env:WINPROXY_JAVA_HOME -ChildPath 'bin\java.exe'
     }
+    $candidates += Join-Path -Path $HomeDirectory -ChildPath 'jre\bin\java.exe'
     $candidates += Join-Path -Path $HomeDirectory -ChildPath 'runtime\bin\java.exe'
     if ($env:JAVA_HOME) {
         $candidates += Join-Path -Path $env:JAVA_HOME -ChildPath 'bin\java.exe'
@@ -69,5 +70,8 @@ if ($env:WINPROXY_JAVA_OPTS) {
     $javaOptions = @($env:WINPROXY_JAVA_OPTS -split '\s+' | Where-Object { $_ })
 }
 $jar = Join-Path -Path $winproxyHome -ChildPath 'winproxy-agent.jar'
-& $java @javaOptions -jar $jar @args
+# JNA loads jnidispatch.dll from lib\ (shipped unpacked), never from a copy unpacked into %TEMP%, where AppLocker or
+# WDAC rules commonly keep DLLs from loading.
+$jnaOptions = @("-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath 'lib')", '-Djna.nounpack=true')
+& $java @jnaOptions @javaOptions -jar $jar @args
 exit $LASTEXITCODE

@@ -111,6 +111,16 @@ class KubeProxyExeWineIT {
     }
 
     @Test
+    void jnaLoadsItsNativeLibraryFromLibBesideTheLauncherNeverFromTemp() throws Exception {
+        String folder = exe.substring(0, exe.lastIndexOf('\\'));
+        Started started = runEach(List.of(exe + " --version"), Map.of("STANDIN_JVM_OPTIONS", "1",
+                "WINPROXY_JAVA_OPTS", "-Xss1m")).get(0);
+
+        assertThat(started.argv()).containsExactly("-Djna.boot.library.path=" + folder + "\\lib",
+                "-Djna.nounpack=true", "-Xss1m");
+    }
+
+    @Test
     void killingTheLauncherKillsTheAgentThroughItsJob() throws Exception {
         WindowsApiHost.Result result = host.run(TIMEOUT, Map.of(), harness(), "kill", exe);
 
