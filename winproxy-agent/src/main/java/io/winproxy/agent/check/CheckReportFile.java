@@ -3,10 +3,8 @@ package io.winproxy.agent.check;
 import io.winproxy.agent.state.SecureFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 
 /**
@@ -29,11 +27,7 @@ public final class CheckReportFile {
             Files.createFile(tmp);
             SecureFiles.restrictToOwner(tmp);
             Files.writeString(tmp, CheckOutput.jsonText(report, at) + "\n", StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            SecureFiles.replace(tmp, file);
         } finally {
             Files.deleteIfExists(tmp);
         }

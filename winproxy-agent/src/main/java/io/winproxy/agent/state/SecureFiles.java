@@ -1,8 +1,10 @@
 package io.winproxy.agent.state;
 
 import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 
@@ -19,6 +21,18 @@ public final class SecureFiles {
     public static void restrictToOwner(Path file) throws IOException {
         if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
+    }
+
+    /**
+     * Moves a fully written temporary file over {@code target} atomically where the file system can, else by a plain
+     * replace (a reader then sees the old or the new file, never a torn one, on the file systems that matter).
+     */
+    public static void replace(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
         }
     }
 
