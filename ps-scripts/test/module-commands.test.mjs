@@ -112,5 +112,9 @@ test('the diagnostics bundle has winproxy status and check as JSON', async () =>
     assert.match(body, new RegExp(`Name = '${command}'; File = '${file}'`));
   }
   assert.match(body, /Invoke-WinProxyJson -Arguments \(@\(\$command\.Name\) \+ \$proxyFlags\)/);
+  // check exits 1 when something FAILs and still prints its report: the bundle keeps it.
+  assert.match(body, /Name = 'check'; File = 'winproxy-check\.json'; Accept = @\(0, 1\)/);
+  assert.match(body, /-AcceptExitCode \$command\.Accept/);
+  assert.match(body, /'check\.json', 'hns-capabilities\.json'/);
   assert.match(body, /Get-WinProxyServiceAgentArgument -Name \$ServiceName/);
 });

@@ -247,6 +247,9 @@ function Invoke-WinProxyJson {
         The winproxy arguments without '-o json'.
     .PARAMETER WinProxyPath
         The launcher or distribution folder; see Resolve-WinProxyLauncher.
+    .PARAMETER AcceptExitCode
+        The exit codes that still carry the JSON document (default 0; 'winproxy check' exits 1 when a check FAILs
+        and still prints its report).
     .OUTPUTS
         PSCustomObject. The parsed JSON document.
     .EXAMPLE
@@ -256,12 +259,13 @@ function Invoke-WinProxyJson {
     param(
         [Parameter(Mandatory = $true)]
         [string[]] $Arguments,
-        [string] $WinProxyPath
+        [string] $WinProxyPath,
+        [int[]] $AcceptExitCode = @(0)
     )
     $all = @($Arguments) + @('-o', 'json')
     $result = Invoke-WinProxyAgent -Arguments $all -WinProxyPath $WinProxyPath
     $command = "winproxy $($Arguments -join ' ')"
-    if ($result.ExitCode -ne 0) {
+    if ($AcceptExitCode -notcontains $result.ExitCode) {
         $reason = ($result.StdErr -split "`r?`n" | Where-Object { $_.Trim() } | Select-Object -Last 1)
         throw "$command failed with exit code $($result.ExitCode): $reason"
     }

@@ -318,7 +318,8 @@ function Get-WinProxyDiagnostics {
         }
         $journal = Join-Path -Path $folder -ChildPath 'journal'
         New-Item -ItemType Directory -Path $journal -Force | Out-Null
-        foreach ($name in @('ownership.json', 'ownership.log')) {
+        # The journal, the agent's start-up check report and what 'check --probe-hns' learnt.
+        foreach ($name in @('ownership.json', 'ownership.log', 'check.json', 'hns-capabilities.json')) {
             Save-WinProxyDiagnosticStep -Folder $journal -FileName $name -Script {
                 Get-Content -LiteralPath (Join-Path -Path $StateDirectory -ChildPath $name) -Raw -ErrorAction Stop
             }
@@ -342,11 +343,13 @@ function Get-WinProxyDiagnostics {
             $proxyFlags = @($script:WinProxyDiagnosticFlags)
         }
         if ($proxyFlags.Count -gt 0) {
-            foreach ($command in @(@{ Name = 'plan'; File = 'winproxy-plan.json' },
-                    @{ Name = 'status'; File = 'winproxy-status.json' },
-                    @{ Name = 'check'; File = 'winproxy-check.json' })) {
+            # 'check' exits 1 when a check FAILs: its report is then the most useful part of the bundle.
+            foreach ($command in @(@{ Name = 'plan'; File = 'winproxy-plan.json'; Accept = @(0) },
+                    @{ Name = 'status'; File = 'winproxy-status.json'; Accept = @(0) },
+                    @{ Name = 'check'; File = 'winproxy-check.json'; Accept = @(0, 1) })) {
                 Save-WinProxyDiagnosticStep -Folder $folder -FileName $command.File -Script {
-                    Invoke-WinProxyJson -Arguments (@($command.Name) + $proxyFlags) -WinProxyPath $WinProxyPath
+                    Invoke-WinProxyJson -Arguments (@($command.Name) + $proxyFlags) -WinProxyPath $WinProxyPath `
+                        -AcceptExitCode $command.Accept
                 }
             }
         }

@@ -32,6 +32,36 @@ class DocumentationLinksTest {
         assertThat(broken).as("broken links").isEmpty();
     }
 
+    /**
+     * Messages point operators at documentation sections ("docs/troubleshooting.md#host-mac", the fix of a
+     * {@code winproxy check} FAIL): every such reference in the modules' main code names a page and an anchor that
+     * exist.
+     */
+    @Test
+    void everyDocsSectionTheCodeNamesExists() throws IOException {
+        java.util.regex.Pattern ref = java.util.regex.Pattern.compile("docs/([a-z0-9-]+\\.md)#([a-z0-9_-]+)");
+        List<String> broken = new ArrayList<>();
+        int found = 0;
+        try (Stream<Path> files = Files.walk(root)) {
+            List<Path> sources = files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> root.relativize(p).toString().replace('\\', '/').matches("[^/]+/src/main/java/.*"))
+                    .toList();
+            for (Path source : sources) {
+                java.util.regex.Matcher m = ref.matcher(Files.readString(source, StandardCharsets.UTF_8));
+                while (m.find()) {
+                    found++;
+                    Path page = root.resolve("docs").resolve(m.group(1));
+                    if (!Files.exists(page) || !MarkdownPage.parse(Files.readString(page, StandardCharsets.UTF_8))
+                            .anchors().contains(m.group(2))) {
+                        broken.add(source.getFileName() + " -> docs/" + m.group(1) + "#" + m.group(2));
+                    }
+                }
+            }
+        }
+        assertThat(found).as("references found").isPositive();
+        assertThat(broken).as("sections named in code that do not exist").isEmpty();
+    }
+
     @Test
     void theIndexLinksEveryGuideInTheDocsFolder() throws IOException {
         String index = Files.readString(root.resolve("docs/index.md"), StandardCharsets.UTF_8);

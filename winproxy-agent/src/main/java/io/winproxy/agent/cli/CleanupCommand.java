@@ -48,7 +48,7 @@ public final class CleanupCommand implements Callable<Integer> {
 
     static int cleanup(CliContext context, HnsHostOptions host, boolean all) {
         HnsCleanup.Report report;
-        try (InstanceLock lock = host.lockStateDir(context.env())) {
+        try (InstanceLock lock = host.lockStateDir(context.env(), "cleanup")) {
             OwnershipJournal journal = OwnershipJournal.open(host.stateDir(context.env()));
             report = new HnsCleanup(host.openExisting(), journal).run(all);
         }

@@ -45,11 +45,24 @@ public final class ClusterSourceOptions {
         return manifests != null || exampleCluster;
     }
 
+    /** Where the cluster is read, for messages: {@code --example-cluster}, {@code --manifests DIR} or the API server. */
+    public String describe(ProxyConfig config) {
+        if (exampleCluster) {
+            return "--example-cluster";
+        }
+        if (manifests != null) {
+            return "--manifests " + manifests;
+        }
+        return !config.master().isEmpty() ? config.master()
+                : !config.kubeconfig().isEmpty() ? "the kubeconfig " + config.kubeconfig()
+                : "the in-cluster or default kubeconfig";
+    }
+
     /**
      * Reads the manifests (or the example cluster); problems that spoil a file are warnings, a missing directory is
      * a usage error.
      */
-    ClusterObjects readFiles(CliContext context) {
+    public ClusterObjects readFiles(CliContext context) {
         if (manifests != null && exampleCluster) {
             throw new UsageException("--example-cluster: cannot be combined with --manifests");
         }
@@ -73,7 +86,7 @@ public final class ClusterSourceOptions {
      * @throws UsageException        when no API server is configured (naming the flags, and the offline options)
      * @throws IllegalStateException when the API server cannot be read
      */
-    static ClusterObjects list(ProxyConfig config, WatchOptions watch) {
+    public static ClusterObjects list(ProxyConfig config, WatchOptions watch) {
         KubernetesClient client;
         try {
             client = new KubeClientFactory().create(ProxyPipeline.clientSettings(config));

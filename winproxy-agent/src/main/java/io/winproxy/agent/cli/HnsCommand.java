@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.winproxy.agent.dataplane.HnsCapabilityFile;
 import io.winproxy.agent.dataplane.OwnershipJournal;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.HnsException;
@@ -65,16 +66,33 @@ public final class HnsCommand extends CommandGroup {
             OwnershipJournal journal = OwnershipJournal.readOnly(host.stateDir(context.env()));
             HnsListing listing = HnsListing.collect(host.openExisting(),
                     id -> journal.loadBalancer(id).map(OwnershipJournal.LoadBalancerEntry::service).orElse(null));
+            java.util.Optional<HnsCapabilityFile> learnt = HnsCapabilityFile.read(host.stateDir(context.env()));
             if (output == OutputFormat.json) {
-                context.out().println(json(listing.json()));
+                JsonNode doc = listing.json();
+                if (doc instanceof com.fasterxml.jackson.databind.node.ObjectNode o && learnt.isPresent()) {
+                    o.set("learnt", new ObjectMapper().valueToTree(learnt.get()));
+                }
+                context.out().println(json(doc));
             } else {
                 context.out().print(listing.text());
                 io.winproxy.agent.dataplane.IdChoice.read(host.stateDir(context.env())
                         .resolve(io.winproxy.agent.dataplane.IdChoice.FILE_NAME))
-                        .ifPresent(learnt -> context.out().println("HNS IDs: " + learnt));
+                        .ifPresent(ids -> context.out().println("HNS IDs: " + ids));
+                learnt.ifPresent(f -> context.out().print(learntText(f)));
             }
             return 0;
         }
+    }
+
+    /** What this node taught about HNS ({@code hns-capabilities.json}), one line per fact. */
+    static String learntText(HnsCapabilityFile f) {
+        StringBuilder b = new StringBuilder("Learnt (" + HnsCapabilityFile.FILE_NAME + "):\n");
+        if (f.maxBackendsPerLoadBalancer() != null) {
+            b.append("  max backends per load balancer: ").append(f.maxBackendsPerLoadBalancer()).append(" (")
+                    .append(f.source()).append(f.learntAt() == null ? "" : ", " + f.learntAt()).append(")\n");
+        }
+        f.probes().forEach((k, v) -> b.append("  ").append(k).append(": ").append(v).append('\n'));
+        return b.toString();
     }
 
     /** {@code hns explain FILE [-o json]} ({@code -} reads standard input). */

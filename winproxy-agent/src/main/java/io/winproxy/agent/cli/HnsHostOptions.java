@@ -161,9 +161,14 @@ public final class HnsHostOptions {
      * @throws InstanceLockedException when another winproxy holds it (exit 1)
      */
     public InstanceLock lockStateDir(Map<String, String> env) {
+        return lockStateDir(env, "");
+    }
+
+    /** As {@link #lockStateDir(Map)}, naming the holder's role ({@link InstanceLock#AGENT} for the proxy). */
+    public InstanceLock lockStateDir(Map<String, String> env, String role) {
         Path dir = stateDir(env);
         try {
-            return StateDirectory.prepareAndLock(dir, effectiveHns() == HnsKind.windows);
+            return StateDirectory.prepareAndLock(dir, effectiveHns() == HnsKind.windows, role);
         } catch (InvalidStateDirectoryException e) {
             throw new UsageException("--state-dir: " + e.getMessage());
         }

@@ -30,6 +30,18 @@ public final class OfflineInputs {
         return cluster.offline();
     }
 
+    public ProxyFlags flags() {
+        return flags;
+    }
+
+    public HnsHostOptions host() {
+        return host;
+    }
+
+    public ClusterSourceOptions cluster() {
+        return cluster;
+    }
+
     /** The read-only model of these inputs ({@link OfflineModel#compute}). */
     public OfflineModel compute(CliContext context) throws ConfigException {
         return OfflineModel.compute(context, flags, host, cluster);

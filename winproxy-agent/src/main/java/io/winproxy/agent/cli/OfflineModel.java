@@ -60,21 +60,46 @@ public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan pla
 
     public static OfflineModel compute(CliContext context, ProxyFlags flags, HnsHostOptions host,
                                 ClusterSourceOptions source) throws ConfigException {
+        ProxyConfig config = resolveConfig(context, flags);
+        ClusterObjects objects;
+        if (source.offline()) {
+            objects = source.readFiles(context);
+        } else {
+            objects = ClusterSourceOptions.list(config, ProxyPipeline.watchOptions(config, config.hostnameOverride()));
+        }
+        return compute(context, config, host, objects, source.offline(),
+                source.offline() ? source.describe() : "the API server");
+    }
+
+    /**
+     * The configuration of the flags and {@code --config}, with logging set up from it.
+     *
+     * @throws ConfigException on a flag or gate error (e.g. --enable-dsr with WinDSR=false), before any host is
+     *                         built or logged about
+     */
+    public static ProxyConfig resolveConfig(CliContext context, ProxyFlags flags) throws ConfigException {
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
-        // Flag and gate errors (e.g. --enable-dsr with WinDSR=false) fail before any host is built or logged about.
         LoadBalancerFeatures.checkGates(config);
         LoggingSetup.configure(config.logging());
         config.warnings().forEach(w -> logger.atWarn().setMessage(KlogRefs.capitalize(w)).log());
+        return config;
+    }
 
-        ClusterObjects objects;
-        String nodeName;
-        if (source.offline()) {
-            objects = source.readFiles(context);
-            nodeName = offlineNodeName(config, objects);
-        } else {
-            nodeName = config.hostnameOverride();
-            objects = ClusterSourceOptions.list(config, ProxyPipeline.watchOptions(config, nodeName));
-        }
+    /** This node: offline the configured name, else win-node-1 when the manifests have it, else the first Node. */
+    public static String nodeName(ProxyConfig config, ClusterObjects objects, boolean offline) {
+        return offline ? offlineNodeName(config, objects) : config.hostnameOverride();
+    }
+
+    /** The model of cluster objects already read ({@code offline}: from files) on the host of {@code host}. */
+    public static OfflineModel compute(CliContext context, ProxyConfig config, HnsHostOptions host,
+                                       ClusterObjects objects, boolean offline) {
+        return compute(context, config, host, objects, offline, offline ? "the manifests" : "the API server");
+    }
+
+    /** As above; {@code clusterFrom} says where the cluster objects came from ({@code winproxy status}). */
+    static OfflineModel compute(CliContext context, ProxyConfig config, HnsHostOptions host, ClusterObjects objects,
+                                boolean offline, String clusterFrom) {
+        String nodeName = nodeName(config, objects, offline);
         List<String> warnings = new ArrayList<>();
         ClusterObjects.Mapped cluster = objects.selected(ProxyPipeline.watchOptions(config, nodeName))
                 .mapped(warnings::add);
@@ -140,7 +165,6 @@ public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan pla
                     + "and no local interface holds the node IP " + nodeNetwork.nodeIps().values()
                     + ": the host MAC is unknown and the proxy would program nothing");
         }
-        String clusterFrom = source.offline() ? source.describe() : "the API server";
         String hostFrom = host.hnsState().map(f -> "the emulated HNS in " + f)
                 .orElse(existingHost ? "this node's HNS" : "a fresh emulated HNS built from the Nodes");
         String journalFrom = existingHost ? "the journal in " + host.stateDir(context.env()) : "no journal";
@@ -154,7 +178,7 @@ public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan pla
      * read from HNS. The reconcile knows owned load balancers by the journal's fingerprint, not by their endpoint
      * references; a trace explains what HNS holds, so it reads those few documents (one call each).
      */
-    ObservedState withLoadBalancersRead(int port, Protocol protocol) {
+    public ObservedState withLoadBalancersRead(int port, Protocol protocol) {
         Map<String, List<String>> ipsById = new HashMap<>();
         observed.endpoints().forEach(e -> ipsById.put(e.id(), e.ips()));
         List<ObservedLoadBalancer> lbs = new ArrayList<>();
@@ -162,6 +186,23 @@ public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan pla
             boolean candidate = lb.key() != null && lb.key().externalPort() == port && lb.key().protocol() == protocol;
             lbs.add(candidate ? hns.getLoadBalancer(lb.id()).map(doc -> HcnTranslator.toObserved(doc, ipsById))
                     .orElse(lb) : lb);
+        }
+        return new ObservedState(observed.endpoints(), lbs);
+    }
+
+    /**
+     * The observed state with the document of every load balancer winproxy owns read from HNS (one call each), its
+     * journal fingerprint kept: a plan against it also finds owned load balancers changed behind winproxy's back
+     * (content drift), which the reconcile otherwise finds only on its drift budget. For {@code check}.
+     */
+    public ObservedState withOwnedLoadBalancersRead() {
+        Map<String, List<String>> ipsById = new HashMap<>();
+        observed.endpoints().forEach(e -> ipsById.put(e.id(), e.ips()));
+        List<ObservedLoadBalancer> lbs = new ArrayList<>();
+        for (ObservedLoadBalancer lb : observed.loadBalancers()) {
+            boolean owned = lb.fingerprint() != null && !lb.read();
+            lbs.add(owned ? hns.getLoadBalancer(lb.id()).map(doc -> HcnTranslator.toObserved(doc, ipsById)
+                    .withFingerprint(lb.fingerprint())).orElse(lb) : lb);
         }
         return new ObservedState(observed.endpoints(), lbs);
     }

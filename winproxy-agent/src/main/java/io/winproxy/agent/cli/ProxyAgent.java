@@ -1,6 +1,7 @@
 package io.winproxy.agent.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.winproxy.agent.check.StartupCheck;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.dataplane.DriftBudget;
@@ -28,6 +29,7 @@ import io.winproxy.policy.desired.NodeNetwork;
 import io.winproxy.agent.sync.VfpPolicyEngine;
 import io.winproxy.agent.zpages.ComponentPages;
 import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.IpFamily;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -91,6 +93,7 @@ public final class ProxyAgent implements AutoCloseable {
     private final MetricsServer metricsServer;
     private final HnsDataplane dataplane;
     private final ExecutorScheduler scheduler;
+    private final StartupCheck startupCheck;
     private volatile boolean closed;
 
     private ProxyAgent(Setup setup) {
@@ -135,6 +138,9 @@ public final class ProxyAgent implements AutoCloseable {
         dataplane = pipeline.dataplane();
         VfpPolicyEngine engine = pipeline.engine();
         scheduler = new ExecutorScheduler("winproxy-sync");
+        startupCheck = new StartupCheck(new StartupCheck.Setup(config, setup.node(), setup.hns(),
+                setup.hns() instanceof HnsEmulator, setup.hostMac(), setup.stateDir(),
+                StartupCheck.nodeRead(client, nodeName), events, metrics, Clock.systemUTC()));
         boolean vipConfigured = !setup.node().sourceVip().isEmpty();
         String[] lastVip = {""};
         Consumer<SyncReport> onSync = report -> {
@@ -145,6 +151,7 @@ public final class ProxyAgent implements AutoCloseable {
                 pages.sourceVip(vip);
                 logger.atInfo().setMessage("Source VIP").addKeyValue("sourceVip", vip).log();
             }
+            startupCheck.afterSync(report);
             if (setup.onSync() != null) {
                 setup.onSync().accept(report);
             }
@@ -168,6 +175,7 @@ public final class ProxyAgent implements AutoCloseable {
         try {
             agent.metricsServer.start();
             agent.health.start();
+            agent.startupCheck.startPreflight();
             agent.loop.start();
             agent.watcher.start();
         } catch (RuntimeException e) {
@@ -194,6 +202,11 @@ public final class ProxyAgent implements AutoCloseable {
 
     public HnsDataplane dataplane() {
         return dataplane;
+    }
+
+    /** The start-up check (preflight at start, consistency after the first sync). */
+    public StartupCheck startupCheck() {
+        return startupCheck;
     }
 
     /** Blocks until {@link #close()} has run (e.g. from the shutdown hook on SIGTERM or Ctrl+C). */

@@ -1,5 +1,6 @@
 package io.winproxy.agent.cli;
 
+import io.winproxy.agent.check.CheckCommand;
 import io.winproxy.agent.config.ConfigFileWatcher;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
@@ -38,7 +39,7 @@ import picocli.CommandLine.Option;
 @Command(name = "winproxy", scope = ScopeType.INHERIT,
         description = "A drop-in replacement for kube-proxy's Windows kernelspace mode.",
         subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class, HnsCommand.class,
-                CleanupCommand.class, StatusCommand.class, VersionCommand.class})
+                CleanupCommand.class, StatusCommand.class, CheckCommand.class, VersionCommand.class})
 public final class RootCommand implements Callable<Integer> {
     private static final Logger logger = LoggerFactory.getLogger(RootCommand.class);
 
@@ -144,7 +145,7 @@ public final class RootCommand implements Callable<Integer> {
      */
     private int runProxy(ProxyConfig config, String network, Runnable ready, CountDownLatch stop)
             throws InterruptedException, IOException {
-        try (InstanceLock lock = host.lockStateDir(context.env())) {
+        try (InstanceLock lock = host.lockStateDir(context.env(), InstanceLock.AGENT)) {
             return runLocked(config, network, ready, stop);
         }
     }

@@ -112,6 +112,13 @@ public interface AgentMetrics {
     default void loadBalancers(int owned, int unowned) {
     }
 
+    /**
+     * FAIL results of the latest start-up check in one group ({@code winproxy_check_failures{group}}, a gauge: the
+     * groups are preflight, capabilities, consistency, capacity, reachability).
+     */
+    default void checkFailures(String group, int count) {
+    }
+
     /** Service ports whose programming failed in the last sync ({@code winproxy_service_ports_failed}). */
     default void servicePortsFailed(int count) {
     }

@@ -68,6 +68,7 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     private final Histogram hnsCallDuration;
     private final Gauge loadBalancers;
     private final Gauge servicePortsFailed;
+    private final Gauge checkFailures;
     private final Counter journalWriteErrors;
     private final Map<String, Counter> lbFailures = new HashMap<>();
     private final Counter hnsRepairs;
@@ -116,6 +117,9 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
                 .labelNames("ownership").register(registry);
         servicePortsFailed = Gauge.builder().name("winproxy_service_ports_failed")
                 .help("Service ports whose HNS programming failed in the last sync").register(registry);
+        checkFailures = Gauge.builder().name("winproxy_check_failures")
+                .help("FAIL results of the agent's start-up check (winproxy check) by group").labelNames("group")
+                .register(registry);
         journalWriteErrors = Counter.builder().name("winproxy_journal_write_errors_total")
                 .help("Flushes of the ownership journal that failed; while it cannot be written no HNS object is "
                         + "created").register(registry);
@@ -310,6 +314,11 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
         servicePorts.labelValues("pending").set(pending);
         servicePorts.labelValues("failed").set(failed);
         servicePorts.labelValues("not_programmed").set(notProgrammed);
+    }
+
+    @Override
+    public void checkFailures(String group, int count) {
+        checkFailures.labelValues(group).set(count);
     }
 
     @Override

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One winproxy per state directory: an exclusive OS file lock on {@code <dir>/winproxy.lock}, held until
  * {@link #close()} or the process ends (the OS releases it even after kill -9, so a stale file never blocks). The
- * holder writes {@code pid=<pid> started=<instant>} into the file so that a refused instance can name it.
+ * holder writes {@code pid=<pid> started=<instant> role=<role>} into the file so that a refused instance can name it,
+ * and {@code winproxy check} can tell the running agent ({@value #AGENT}) from another holder.
  *
  * <p>The lock covers one byte far past the content ({@link #LOCK_OFFSET}), because Windows byte-range locks are
  * mandatory: locking the content would stop the second instance from reading who holds it.
@@ -29,9 +30,12 @@ public final class InstanceLock implements AutoCloseable {
     /** The lock file's name inside the state directory. */
     public static final String FILE_NAME = "winproxy.lock";
     static final long LOCK_OFFSET = 1L << 20;
+    /** The role of the proxy itself in the lock file. */
+    public static final String AGENT = "agent";
 
     private static final Logger logger = LoggerFactory.getLogger(InstanceLock.class);
     private static final Pattern HOLDER = Pattern.compile("pid=(\\d+) started=(\\S+)");
+    private static final Pattern ROLE = Pattern.compile("role=(\\S+)");
 
     private final Path file;
     /** Held on the lock file's channel ({@link FileLock#channel()}), which this instance owns and closes. */
@@ -49,6 +53,14 @@ public final class InstanceLock implements AutoCloseable {
      * @throws InvalidStateDirectoryException when the lock file cannot be opened or written
      */
     public static InstanceLock acquire(Path dir) {
+        return acquire(dir, "");
+    }
+
+    /**
+     * As {@link #acquire(Path)}, naming what the holder is ({@link #AGENT}, {@code cleanup}, ...; "" unnamed) in the
+     * lock file.
+     */
+    public static InstanceLock acquire(Path dir, String role) {
         Path file = dir.resolve(FILE_NAME);
         FileChannel channel;
         try {
@@ -73,7 +85,7 @@ public final class InstanceLock implements AutoCloseable {
         }
         InstanceLock held = new InstanceLock(file, lock);
         try {
-            held.writeHolder();
+            held.writeHolder(role == null ? "" : role);
         } catch (IOException e) {
             held.close();
             throw new InvalidStateDirectoryException("cannot write the lock file " + file + ": " + e.getMessage());
@@ -120,10 +132,50 @@ public final class InstanceLock implements AutoCloseable {
         return "holder unknown: " + file + " names no process yet";
     }
 
-    private void writeHolder() throws IOException {
+    /**
+     * Whether no process holds {@code dir}'s lock now: tries the lock and releases it at once, writing nothing and
+     * creating no file (no lock file: free). For {@code winproxy check}.
+     *
+     * @throws IOException when the lock file cannot be opened
+     */
+    public static boolean isFree(Path dir) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return true;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock(LOCK_OFFSET, 1, false);
+            if (lock == null) {
+                return false;
+            }
+            lock.release();
+            return true;
+        } catch (OverlappingFileLockException e) {
+            return false;
+        }
+    }
+
+    /** The role the current holder of {@code dir}'s lock wrote ("" when none or unreadable). */
+    public static String holderRole(Path dir) {
+        try {
+            byte[] bytes = Files.readAllBytes(dir.resolve(FILE_NAME));
+            Matcher matcher = ROLE.matcher(new String(bytes, 0, Math.min(bytes.length, 256), StandardCharsets.UTF_8));
+            return matcher.find() ? matcher.group(1) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** {@code pid N, started T} of the current holder of {@code dir}'s lock. */
+    public static String describeHolder(Path dir) {
+        return holder(dir.resolve(FILE_NAME));
+    }
+
+    private void writeHolder(String role) throws IOException {
         ProcessHandle self = ProcessHandle.current();
         Instant started = self.info().startInstant().orElse(Instant.now()).truncatedTo(ChronoUnit.SECONDS);
-        byte[] content = ("pid=" + self.pid() + " started=" + started + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] content = ("pid=" + self.pid() + " started=" + started + (role.isEmpty() ? "" : " role=" + role)
+                + "\n").getBytes(StandardCharsets.UTF_8);
         FileChannel channel = lock.channel();
         channel.truncate(0);
         ByteBuffer buffer = ByteBuffer.wrap(content);

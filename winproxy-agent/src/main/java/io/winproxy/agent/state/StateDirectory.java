@@ -59,8 +59,13 @@ public final class StateDirectory {
      * matters when the journal can make the agent delete real HNS policies.
      */
     public static InstanceLock prepareAndLock(Path dir, boolean realHns) {
+        return prepareAndLock(dir, realHns, "");
+    }
+
+    /** As {@link #prepareAndLock(Path, boolean)}, naming the holder's role in the lock file. */
+    public static InstanceLock prepareAndLock(Path dir, boolean realHns, String role) {
         requireNonEmpty(dir);
-        return InstanceLock.acquire(prepare(dir, DirectoryProtection.forThisOs(dir, realHns)));
+        return InstanceLock.acquire(prepare(dir, DirectoryProtection.forThisOs(dir, realHns)), role);
     }
 
     /** @throws InvalidStateDirectoryException when {@code dir} is null or empty */

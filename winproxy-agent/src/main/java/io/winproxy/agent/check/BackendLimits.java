@@ -1,0 +1,36 @@
+package io.winproxy.agent.check;
+
+import io.winproxy.agent.dataplane.HnsCapabilityFile;
+import io.winproxy.hns.HnsClient;
+import io.winproxy.hns.emulator.EchoProfile;
+import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.emulator.HnsLimits;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where {@code check} takes the most backends one load balancer may have from: what this node taught
+ * ({@code hns-capabilities.json}, learnt by {@code --probe-hns} or a failed create), else the emulated host's limit,
+ * else the profile of the node's HNS version (Windows Server 2019: 64, kubernetes#98680; later: 1024).
+ */
+final class BackendLimits {
+    private BackendLimits() {
+    }
+
+    static Capacity.BackendLimit of(HnsClient hns, Path stateDir) {
+        Optional<HnsCapabilityFile> learnt = HnsCapabilityFile.read(stateDir);
+        if (learnt.isPresent() && learnt.get().maxBackendsPerLoadBalancer() != null) {
+            HnsCapabilityFile f = learnt.get();
+            return new Capacity.BackendLimit(f.maxBackendsPerLoadBalancer(), "learnt by " + f.source()
+                    + (f.learntAt() == null ? "" : " at " + f.learntAt()));
+        }
+        if (hns instanceof HnsEmulator emulator) {
+            return new Capacity.BackendLimit(emulator.limits().maxDestinationsPerLoadBalancer(),
+                    "the emulated HNS " + emulator.version() + "'s limit");
+        }
+        EchoProfile profile = EchoProfile.forVersion(hns.capabilities().version());
+        return new Capacity.BackendLimit(HnsLimits.maxDestinations(profile), "the limit reported for "
+                + profile + " (HNS " + hns.capabilities().version() + "); learn this node's with winproxy check"
+                + " --probe-hns");
+    }
+}
