@@ -122,7 +122,7 @@ fi
 # -municode is not needed: main() reads GetCommandLineW itself. Static libgcc: the exe depends on system DLLs only.
 "$gcc" -std=c11 -O2 -Wall -Wextra -Werror -static -static-libgcc -s \
     -o "$output.tmp" "$sources"/launcher.c "$sources"/service.c "$sources"/svcstate.c "$sources"/cmdline.c \
-    -lkernel32 -ladvapi32 \
+    "$sources"/jvmdefaults.c -lkernel32 -ladvapi32 \
     || die "compiling kube-proxy.exe with $gcc failed"
 mv -f "$output.tmp" "$output"
 echo "kube-proxy-launcher: built $output with $gcc"

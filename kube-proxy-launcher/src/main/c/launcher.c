@@ -1,11 +1,12 @@
 /*
  * kube-proxy.exe: runs winproxy where a launcher expects kube-proxy.exe.
  *
- * Starts `java [%WINPROXY_JAVA_OPTS%] -jar <dir>\winproxy-agent.jar <arguments>` where <dir> is this executable's
- * folder and <arguments> are this process's own arguments, taken from the raw command line and re-quoted (see
- * cmdline.h) so that the agent receives exactly the argv that kube-proxy.exe would have received. Java is looked up
- * in this order: %WINPROXY_JAVA_HOME%\bin\java.exe, <dir>\jre\bin\java.exe, <dir>\runtime\bin\java.exe,
- * %JAVA_HOME%\bin\java.exe, then java.exe in the directories of %PATH%.
+ * Starts `java [@jvm.options] [%WINPROXY_JAVA_OPTS%] -jar <dir>\winproxy-agent.jar <arguments>` (the argument files
+ * next to the jar: jvmdefaults.c) where <dir> is this executable's folder and <arguments> are this process's own
+ * arguments, taken from the raw command line and re-quoted (see cmdline.h) so that the agent receives exactly the
+ * argv that kube-proxy.exe would have received. Java is looked up in this order: %WINPROXY_JAVA_HOME%\bin\java.exe,
+ * <dir>\jre\bin\java.exe, <dir>\runtime\bin\java.exe, %JAVA_HOME%\bin\java.exe, then java.exe in the directories of
+ * %PATH%.
  *
  * Two ways to run:
  *   - As a Windows service (service.c), when --windows-service is among the arguments or, without that flag, when
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "jvmdefaults.h"
 #include "svcstate.h"
 
 _Static_assert(sizeof(wchar_t) == sizeof(cmdline_char), "wchar_t is one UTF-16 code unit on Windows");
@@ -319,7 +321,7 @@ static void append_quoted(wstring *s, const wchar_t *arg) {
 }
 
 /*
- * Sets *line_out to `"java" [%WINPROXY_JAVA_OPTS%] -jar "<dir>\winproxy-agent.jar" <this process's arguments,
+ * Sets *line_out to `"java" ["@jvm.options"] ["@jvm-cds.options"] [%WINPROXY_JAVA_OPTS%] -jar "<dir>\winproxy-agent.jar" <this process's arguments,
  * re-quoted>`; or returns 0 with *error set.
  */
 static int child_command_line(const wstring *java, const wstring *jar, wstring *line_out, wstring *error) {
@@ -328,6 +330,7 @@ static int child_command_line(const wstring *java, const wstring *jar, wstring *
     append(&line, L"\"");
     append(&line, java->text);
     append(&line, L"\"");
+    jvm_defaults_append(&line, jar->text); /* jvmdefaults.c: before the operator's options, which then win */
     wstring options = environment(L"WINPROXY_JAVA_OPTS");
     if (options.length > 0) {
         append(&line, L" ");

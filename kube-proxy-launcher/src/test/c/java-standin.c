@@ -6,6 +6,8 @@
  *
  *   - always: writes to stdout, UTF-8, each field followed by a NUL: its process id, the number of arguments after
  *     "-jar <jar>", then those arguments (what the agent would receive);
+ *   - STANDIN_JVM_OPTIONS=1: writes the options before "-jar" instead of the arguments after "-jar <jar>" (what the
+ *     JVM would receive: the argument files of jvmdefaults.c, %WINPROXY_JAVA_OPTS%);
  *   - STANDIN_EXIT=N: exits with N (default 0);
  *   - STANDIN_WAIT=1: runs until it is killed;
  *   - STANDIN_CTRL_C=1: runs until a Ctrl+C reaches it, then writes "ctrl-c" and a NUL and exits with 130;
@@ -176,8 +178,14 @@ int main(void) {
         SetConsoleCtrlHandler(on_ctrl_c, TRUE);
     }
     number_field((long long) GetCurrentProcessId());
-    number_field(argc - first);
-    for (int i = first; i < argc; i++) {
+    int from = first;
+    int to = argc;
+    if (environment_number(L"STANDIN_JVM_OPTIONS", 0)) {
+        from = 1;
+        to = first - 2;
+    }
+    number_field(to - from);
+    for (int i = from; i < to; i++) {
         field(argv[i]);
     }
     FlushFileBuffers(out);
