@@ -1,7 +1,7 @@
 @echo off
 rem winproxy launcher: finds a Java runtime and runs the agent with every argument passed through.
 rem Java is looked up in this order: WINPROXY_JAVA_HOME, the bundled runtime (runtime\ next to this file),
-rem JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options (for example -Xmx256m).
+rem JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options after jvm.options (e.g. -Xmx384m).
 rem In a HostProcess container the service-account token and CA live under CONTAINER_SANDBOX_MOUNT_POINT, not at
 rem \var\run\secrets; the launcher points the Kubernetes client at them.
 setlocal
@@ -23,5 +23,9 @@ if defined CONTAINER_SANDBOX_MOUNT_POINT (
   if not defined KUBERNETES_CERTS_CA_FILE if exist "%CONTAINER_SANDBOX_MOUNT_POINT%\var\run\secrets\kubernetes.io\serviceaccount\ca.crt" set "KUBERNETES_CERTS_CA_FILE=%CONTAINER_SANDBOX_MOUNT_POINT%\var\run\secrets\kubernetes.io\serviceaccount\ca.crt"
 )
 
-"%JAVA_EXE%" %WINPROXY_JAVA_OPTS% -jar "%WINPROXY_HOME%\winproxy-agent.jar" %*
+rem JVM defaults (jvm.options) and the class-data-sharing archive (jvm-cds.options) before WINPROXY_JAVA_OPTS, which wins.
+set "WINPROXY_JVM_DEFAULTS="
+if exist "%WINPROXY_HOME%\jvm.options" set WINPROXY_JVM_DEFAULTS="@%WINPROXY_HOME%\jvm.options"
+if exist "%WINPROXY_HOME%\jvm-cds.options" set WINPROXY_JVM_DEFAULTS=%WINPROXY_JVM_DEFAULTS% "@%WINPROXY_HOME%\jvm-cds.options"
+"%JAVA_EXE%" %WINPROXY_JVM_DEFAULTS% %WINPROXY_JAVA_OPTS% -jar "%WINPROXY_HOME%\winproxy-agent.jar" %*
 exit /b %ERRORLEVEL%

@@ -270,11 +270,14 @@ final class NodeRun {
                 + " remote endpoints");
         notes.put("sync thread CPU", String.format(Locale.ROOT, "%d ms, of which %d ms inside the emulated HNS:"
                 + " agent %d ms", cpu, cpuInHns, Math.max(0, cpu - cpuInHns)));
-        notes.put("process CPU (all threads, API server and emulator included)", processCpu + " ms");
+        notes.put("process CPU (all threads of the agent's process)", processCpu + " ms");
         notes.put("time in the agent (last sync)", String.format(Locale.ROOT,
                 "observe %d ms, policy %d ms, plan %d ms, apply %d ms", last.timings().observe().toMillis(),
                 last.timings().policy().toMillis(), last.timings().plan().toMillis(),
                 last.timings().apply().toMillis()));
+        // The reports hold the sync's plan and snapshot; the agent does not keep them, so neither may the heap figure.
+        syncs = null;
+        last = null;
         printHistogram(scenario);
         printNativeMemory(scenario);
         measured.add(new Pending(scenario, calls, journal.total(), reads, journal.writes(),
