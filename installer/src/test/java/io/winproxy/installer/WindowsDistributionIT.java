@@ -63,6 +63,7 @@ class WindowsDistributionIT {
                 "winproxy.cmd",
                 "winproxy.ps1",
                 "winproxy-agent.jar",
+                "jvm.options",
                 "install-service.ps1",
                 "uninstall-service.ps1",
                 "conf/kube-proxy-config.yaml",
@@ -190,6 +191,21 @@ class WindowsDistributionIT {
         assertThat(lib).isNotEmpty().allMatch(name -> name.endsWith(".jar"));
         assertThat(lib).noneMatch(name -> name.contains("junit") || name.contains("assertj")
                 || name.contains("mockito") || name.contains("ps-scripts") || name.endsWith(".pom"));
+    }
+
+    @Test
+    void everyLauncherPassesTheShippedJvmOptionsBeforeTheOperatorsSoThatTheOperatorsWin() {
+        assertThat(text("jvm.options")).contains("-Xmx").contains("-XX:+UseSerialGC");
+        assertThat(text("jvm.options").lines().map(String::strip)).as("the JVM would exit before the fatal line")
+                .doesNotContain("-XX:+ExitOnOutOfMemoryError");
+        assertThat(text("winproxy.cmd")).contains("set WINPROXY_JVM_DEFAULTS=\"@%WINPROXY_HOME%\\jvm.options\"")
+                .contains("\"@%WINPROXY_HOME%\\jvm-cds.options\"")
+                .contains("\"%JAVA_EXE%\" %WINPROXY_JVM_DEFAULTS% %WINPROXY_JAVA_OPTS% -jar");
+        assertThat(text("winproxy.ps1")).contains("@('jvm.options', 'jvm-cds.options')")
+                .contains("$javaOptions += \"@$path\"").contains("$javaOptions += @($env:WINPROXY_JAVA_OPTS");
+        assertThat(text("install-service.ps1")).contains("& $java @jvmDefaults -jar $jar cds")
+                .contains("$commandLine = @($java, '-Xrs') + $jvmDefaults + $JavaOptions + @('-jar', $jar)")
+                .contains("[string[]] $JavaOptions = @(),");
     }
 
     @Test
