@@ -195,6 +195,8 @@ public final class SharedArchive {
                 throw new IOException("the training run ended with exit code " + p.exitValue() + " and "
                         + (readable(temporary) ? "an archive" : "no archive") + " (" + lastLine(log) + ")");
             }
+            // The JVM writes it read-only; Windows would refuse to replace or delete it later.
+            temporary.toFile().setWritable(true, true);
             move(temporary, archive);
         } finally {
             Files.deleteIfExists(log);
