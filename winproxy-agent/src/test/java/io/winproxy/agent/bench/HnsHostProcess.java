@@ -32,7 +32,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The node mode's emulated host, in a JVM of its own so that its heap (111,000 objects at 10,000 Services) and its
@@ -169,15 +168,10 @@ record HnsHostProcess(Process process, Socket socket, DataInputStream in, DataOu
         try {
             socket.close();
             process.getOutputStream().close();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
         } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
+            process.destroy();
         }
+        ApiServerProcess.awaitEnd(process);
     }
 
     public static void main(String[] args) throws Exception {
