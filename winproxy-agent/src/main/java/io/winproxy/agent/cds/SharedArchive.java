@@ -34,7 +34,7 @@ import java.util.jar.Manifest;
  * stale or unreadable ignores it (one warning on stderr) and starts as without it.
  *
  * <p>{@link #ensure()} builds the archive when the current one is missing or unreadable: a training run of this jar
- * ({@code demo --once} where the demo is part of the build, else {@code plan --example-cluster}) with
+ * ({@code demo --once} where the demo is part of the build, else {@code plan --example-cluster --hns emulated}) with
  * {@code -XX:ArchiveClassesAtExit} writes it under a temporary name, which replaces the archive in one atomic move once
  * its header is checked; then {@code jvm-cds.options} is replaced the same way and older archives are deleted.
  */
@@ -212,7 +212,8 @@ public final class SharedArchive {
         if (SharedArchive.class.getClassLoader().getResource("io/winproxy/demo/CrudApiServer.class") != null) {
             return List.of("demo", "--once", "--healthz-bind-address=", "--metrics-bind-address=");
         }
-        return List.of("plan", "--example-cluster", "-o", "json");
+        // The emulated host: on a node the plan must neither read the real HNS nor depend on its networks.
+        return List.of("plan", "--example-cluster", "--hns", "emulated", "-o", "json");
     }
 
     /** The text of {@code jvm-cds.options} for this archive. */
