@@ -89,9 +89,9 @@ test('every load-balancer field of the v1 fixture is read by the converter', asy
 
 test('the v1 path reads the ELB policy and the v2 path the first port mapping', async () => {
   const text = await functionText('ConvertTo-WinProxyLoadBalancer');
-  assert.match(text, /if \(\$Source -eq 'HnsV1'\)[\s\S]*-Name 'Policies'[\s\S]*-eq 'ELB'/);
+  assert.match(text, /if \(\$shape -eq 'HnsV1'\)[\s\S]*-Name 'Policies'[\s\S]*-eq 'ELB'/);
   assert.match(text, /else \{\s*\$mapping = @\(Get-WinProxyMember -InputObject \$lb -Name 'PortMappings'\)/);
-  assert.match(text, /if \(\$Source -eq 'HnsModule'\) \{\s*\$Source = Get-WinProxyHnsSchema/);
+  assert.match(text, /if \(\$Source -eq 'HnsModule'\) \{\s*\$shape = Get-WinProxyHnsSchema/);
 });
 
 test('Get-WinProxyLoadBalancer lets each object from Get-HnsPolicyList pick its own shape', async () => {
@@ -99,4 +99,13 @@ test('Get-WinProxyLoadBalancer lets each object from Get-HnsPolicyList pick its 
   const line = text.split('\n').find((l) => l.includes('@(Get-HnsPolicyList)'));
   assert.ok(line, 'Get-HnsPolicyList is not read');
   assert.match(line, /ConvertTo-WinProxyLoadBalancer -Source HnsModule\s*$/);
+});
+
+test('-Source HnsModule classifies every object on its own: the parameter is never overwritten', async () => {
+  const text = await functionText('ConvertTo-WinProxyLoadBalancer');
+  const body = text.slice(text.indexOf('process {'));
+  // Assigning $Source in the process block would keep the first object's shape for every later object.
+  assert.doesNotMatch(body, /\$Source\s*=[^=]/i);
+  assert.match(body, /\$shape\s*=\s*Get-WinProxyHnsSchema\s+-InputObject\s+\$lb/);
+  assert.match(body, /Source\s+=\s+\$shape/);
 });

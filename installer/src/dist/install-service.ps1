@@ -41,8 +41,8 @@
     console and logoff signals do not stop the service.
 .PARAMETER JavaHome
     The Java 17+ runtime (64-bit) the service runs, a folder with bin\java.exe. Without it (and without
-    -RuntimeZip) the runtime is looked up as winproxy.cmd does: WINPROXY_JAVA_HOME, runtime\ of this distribution,
-    JAVA_HOME, then the PATH.
+    -RuntimeZip) the runtime is looked up as kube-proxy.exe and winproxy.cmd do: WINPROXY_JAVA_HOME, jre\ then
+    runtime\ of this distribution, JAVA_HOME, then the PATH.
 .PARAMETER RuntimeZip
     A Java 17+ runtime zip for Windows x64 (for example a Temurin JRE zip). It is unpacked into runtime\ of this
     distribution (replacing what is there), where winproxy.cmd, winproxy.ps1 and kube-proxy.exe all find it, and the
@@ -55,6 +55,18 @@
     The delays of the restart actions for the first, second and later failures.
 .PARAMETER ResetPeriodSeconds
     After how many seconds without failure the failure count is reset.
+.PARAMETER ReplaceService
+    Point an existing kube-proxy service (its name, e.g. kube-proxy) at this distribution's kube-proxy.exe instead of
+    registering a new one: only the program in its binary path changes, so the service keeps its name, arguments,
+    dependencies, account, start type, description and recovery actions. A log runner in front (OpenShift WMCO's
+    kube-log-runner.exe) stays in front. The service is stopped first and started again if it was running. The old
+    binary path is saved in replaced-services\NAME.properties of this distribution, for -RollbackService. Services
+    that run nssm, a script or a wrapper (AKS, aks-engine, Calico, microsoft/SDN) are refused with what to do
+    instead; -AgentArgument flags beside a --config file are refused (put them into the file), otherwise appended.
+    -ConfigFile, -LogFile, -JavaOptions, -DependsOn and the recovery parameters do not apply.
+.PARAMETER RollbackService
+    Put back the binary path that -ReplaceService saved for this service (stopping and restarting it likewise);
+    refused when the service was changed after the replacement.
 .PARAMETER Force
     Replace a service of the same name (it is stopped and deleted first).
 .PARAMETER Start
@@ -63,6 +75,8 @@
     .\install-service.ps1 -Start
 .EXAMPLE
     .\install-service.ps1 -RuntimeZip C:\Downloads\OpenJDK17U-jre_x64_windows_hotspot.zip -Start
+.EXAMPLE
+    .\install-service.ps1 -ReplaceService kube-proxy
 .EXAMPLE
     .\install-service.ps1 -ServiceName kubeproxy -AgentArgument '--hostname-override=akswin000000' -PriorityClass ABOVE_NORMAL_PRIORITY_CLASS -Force -Start
 #>
@@ -87,6 +101,8 @@ param(
     [int[]] $RestartDelaySeconds = @(10, 30, 60),
     [ValidateRange(0, 86400)]
     [int] $ResetPeriodSeconds = 900,
+    [string] $ReplaceService,
+    [string] $RollbackService,
     [switch] $Force,
     [switch] $Start
 )
@@ -149,6 +165,7 @@ function Find-WinProxyJavaExecutable {
     if ($env:WINPROXY_JAVA_HOME) {
         $candidates += Join-Path -Path $env:WINPROXY_JAVA_HOME -ChildPath 'bin\java.exe'
     }
+    $candidates += Join-Path -Path $HomeDirectory -ChildPath 'jre\bin\java.exe'
     $candidates += Join-Path -Path $HomeDirectory -ChildPath 'runtime\bin\java.exe'
     if ($env:JAVA_HOME) {
         $candidates += Join-Path -Path $env:JAVA_HOME -ChildPath 'bin\java.exe'
@@ -162,7 +179,7 @@ function Find-WinProxyJavaExecutable {
     if ($onPath) {
         return $onPath.Source
     }
-    throw "no Java runtime found: set JAVA_HOME or WINPROXY_JAVA_HOME, or unpack a Java 17+ runtime into $HomeDirectory\runtime"
+    throw "no Java runtime found: set JAVA_HOME or WINPROXY_JAVA_HOME, or unpack a Java 17+ runtime into $HomeDirectory\jre or $HomeDirectory\runtime"
 }
 
 function ConvertTo-WinProxyCommandLineArgument {
@@ -285,19 +302,57 @@ if ($JavaHome) {
     $java = Find-WinProxyJavaExecutable -HomeDirectory $winproxyHome
 }
 
+# JNA loads jnidispatch.dll from lib\ (shipped unpacked), never from a copy unpacked into %TEMP%.
+$jnaOptions = @("-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath 'lib')", '-Djna.nounpack=true')
 # --- JVM defaults and class-data sharing (issue 27): jvm.options, then the archive `winproxy cds` builds now and
-# records in jvm-cds.options (docs/operations.md#class-data-sharing); -JavaOptions after them win.
+# records in jvm-cds.options (docs/operations.md#class-data-sharing), before the JNA options and -JavaOptions, which
+# win; kube-proxy.exe (-ReplaceService) passes the same files itself.
 $jvmDefaults = @()
 $jvmOptionsFile = Join-Path -Path $winproxyHome -ChildPath 'jvm.options'
 if (Test-Path -LiteralPath $jvmOptionsFile -PathType Leaf) { $jvmDefaults += "@$jvmOptionsFile" }
 $cdsOptionsFile = Join-Path -Path $winproxyHome -ChildPath 'jvm-cds.options'
-if ($PSCmdlet.ShouldProcess($cdsOptionsFile, 'build the class-data-sharing archive (winproxy cds)')) {
+if (-not $RollbackService -and $PSCmdlet.ShouldProcess($cdsOptionsFile, 'build the class-data-sharing archive (winproxy cds)')) {
     & $java @jvmDefaults -jar $jar cds
     if ($LASTEXITCODE -ne 0) { Write-Warning 'no class-data-sharing archive: the service starts without it' }
 }
 if (Test-Path -LiteralPath $cdsOptionsFile -PathType Leaf) { $jvmDefaults += "@$cdsOptionsFile" }
-$commandLine = @($java, '-Xrs') + $jvmDefaults + $JavaOptions + @('-jar', $jar)
 # --- end of JVM defaults
+if ($ReplaceService -or $RollbackService) {
+    # The installer's Java (lib\winproxy-installer.jar) reads and changes the service through advapi32.
+    $target = if ($ReplaceService) { $ReplaceService } else { $RollbackService }
+    if ($ReplaceService -and $RollbackService) { throw '-ReplaceService and -RollbackService: give one of them' }
+    $record = Join-Path -Path $winproxyHome -ChildPath "replaced-services\$target.properties"
+    $installer = @($java) + $jnaOptions + @('-cp', (Join-Path -Path $winproxyHome -ChildPath 'lib\*'), 'io.winproxy.installer.Main')
+    if ($ReplaceService) {
+        $installer += @('replace', '--name', $target, '--kube-proxy', (Join-Path -Path $winproxyHome -ChildPath 'kube-proxy.exe'), '--record', $record)
+        if ($AgentArgument.Count -gt 0) {
+            $installer += @('--') + $AgentArgument
+        }
+    } else {
+        $installer += @('rollback', '--name', $target, '--record', $record)
+    }
+    $existing = Get-Service -Name $target -ErrorAction Stop
+    if (-not $PSCmdlet.ShouldProcess($target, "point the service at $(if ($ReplaceService) { 'winproxy' } else { 'its previous binary' })")) {
+        return
+    }
+    $wasRunning = $existing.Status -ne 'Stopped'
+    if ($wasRunning) {
+        Stop-Service -Name $target -Force
+        $existing.WaitForStatus('Stopped', [TimeSpan]::FromSeconds(60))
+    }
+    & $installer[0] @($installer | Select-Object -Skip 1)
+    $code = $LASTEXITCODE
+    if ($wasRunning) {
+        # Started again in any case: after a refusal the service is as it was.
+        Start-Service -Name $target
+    }
+    if ($code -ne 0) {
+        throw "-$(if ($ReplaceService) { 'ReplaceService' } else { 'RollbackService' }) $target failed (exit code $code; the reason is above)"
+    }
+    return
+}
+
+$commandLine = @($java, '-Xrs') + $jvmDefaults + $jnaOptions + $JavaOptions + @('-jar', $jar)
 if ($ConfigFile) {
     # The copy says windowsRunAsService: true, so the file alone tells how the program runs.
     $source = (Resolve-Path -LiteralPath $ConfigFile).ProviderPath
@@ -315,6 +370,11 @@ if ($PriorityClass) {
     $commandLine += "--windows-priorityclass=$PriorityClass"
 }
 $commandLine += $AgentArgument
+# A service has no console and the SCM discards standard error: without a log file it logs nothing (as upstream
+# kube-proxy registered the same way). Registered anyway, but said now rather than found out later.
+if (-not (@($commandLine) | Where-Object { $_ -match '^--?log-(file|dir)(=|$)' })) {
+    Write-Warning "the service will log nothing: no -LogFile and no --log-file or --log-dir in -AgentArgument (a service's standard error goes nowhere)"
+}
 $binaryPath = ($commandLine | ForEach-Object { ConvertTo-WinProxyCommandLineArgument -Value $_ }) -join ' '
 
 $existing = Get-Service -Name $ServiceName -ErrorAction SilentlyContinue

@@ -2,9 +2,9 @@
 .SYNOPSIS
     Runs the winproxy agent with every argument passed through.
 .DESCRIPTION
-    Finds a Java runtime in this order: WINPROXY_JAVA_HOME, the bundled runtime (runtime\ next to this script),
-    JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options after jvm.options (for example -Xmx384m). In a
-    HostProcess container the Kubernetes client is pointed at the service-account token and CA under
+    Finds a Java runtime in this order: WINPROXY_JAVA_HOME, a runtime next to this script (jre\, then runtime\),
+    JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options after jvm.options (for example
+    -Xmx384m). In a HostProcess container the Kubernetes client is pointed at the service-account token and CA under
     CONTAINER_SANDBOX_MOUNT_POINT. The exit code is the agent's (0 success, 1 runtime failure, 2 invalid flags).
 .EXAMPLE
     .\winproxy.ps1 hns list -o json
@@ -28,6 +28,7 @@ function Find-WinProxyJava {
     if ($env:WINPROXY_JAVA_HOME) {
         $candidates += Join-Path -Path $env:WINPROXY_JAVA_HOME -ChildPath 'bin\java.exe'
     }
+    $candidates += Join-Path -Path $HomeDirectory -ChildPath 'jre\bin\java.exe'
     $candidates += Join-Path -Path $HomeDirectory -ChildPath 'runtime\bin\java.exe'
     if ($env:JAVA_HOME) {
         $candidates += Join-Path -Path $env:JAVA_HOME -ChildPath 'bin\java.exe'
@@ -75,5 +76,8 @@ if ($env:WINPROXY_JAVA_OPTS) {
     $javaOptions += @($env:WINPROXY_JAVA_OPTS -split '\s+' | Where-Object { $_ })
 }
 $jar = Join-Path -Path $winproxyHome -ChildPath 'winproxy-agent.jar'
-& $java @javaOptions -jar $jar @args
+# JNA loads jnidispatch.dll from lib\ (shipped unpacked), never from a copy unpacked into %TEMP%, where AppLocker or
+# WDAC rules commonly keep DLLs from loading.
+$jnaOptions = @("-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath 'lib')", '-Djna.nounpack=true')
+& $java @jnaOptions @javaOptions -jar $jar @args
 exit $LASTEXITCODE

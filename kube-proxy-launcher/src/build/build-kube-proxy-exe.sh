@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds kube-proxy.exe (a PE32+ x86-64 console program) from src/main/c with the mingw-w64 cross compiler.
 #
-# Usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR
+# Usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR [VERSION]
+#   VERSION (the project's, e.g. 0.1.0-SNAPSHOT) goes into the exe's version resource (version.rc, with windres).
 #        build-kube-proxy-exe.sh --test-tools OUTPUT_DIR SOURCE_DIR TEST_SOURCE_DIR
 #   The second form builds the Windows programs of the tests on a Windows API (src/test/c): OUTPUT_DIR/harness.exe
 #   (with the launcher's cmdline.c) and OUTPUT_DIR/java.exe (the stand-in runtime), with the same compiler.
@@ -16,7 +17,7 @@
 # The exe is rebuilt only when a source or this script is newer than it.
 set -euo pipefail
 
-usage="usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR | --test-tools OUTPUT_DIR SOURCE_DIR TEST_SOURCE_DIR"
+usage="usage: build-kube-proxy-exe.sh OUTPUT.exe SOURCE_DIR [VERSION] | --test-tools OUTPUT_DIR SOURCE_DIR TEST_SOURCE_DIR"
 tools=
 if [[ ${1:-} == --test-tools ]]; then
     tools=${2:?$usage}
@@ -26,6 +27,7 @@ if [[ ${1:-} == --test-tools ]]; then
 else
     output=${1:?$usage}
     sources=${2:?$usage}
+    version=${3:-0.0.0}
 fi
 script=${BASH_SOURCE[0]}
 
@@ -42,6 +44,7 @@ die() {
 
 up_to_date() {
     [[ -f $output ]] || return 1
+    [[ -n $tools || $(cat "$output.version" 2>/dev/null) == "$version" ]] || return 1
     local newer
     newer=$(find "$sources" ${test_sources:+"$test_sources"} "$script" -newer "$output" -type f | head -n 1)
     [[ -z $newer ]]
@@ -103,6 +106,27 @@ find_compiler() {
     echo "$toolchain/usr/bin/x86_64-w64-mingw32-gcc-win32"
 }
 
+# Compiles version.rc into the COFF object $2 with the windres beside the compiler $1, for $version: FILEVERSION
+# takes four numbers (the leading digits of the dot-separated parts, e.g. 0.1.0-SNAPSHOT -> 0,1,0,0).
+compile_version_resource() {
+    local windres=${1%gcc*}windres
+    [[ $1 == */* ]] || windres=$(command -v "$windres" || echo "$windres")
+    [[ -x $windres ]] || windres=$(dirname "$(command -v "$1")")/x86_64-w64-mingw32-windres
+    [[ -x $windres ]] || die "no windres beside $1: the version resource of kube-proxy.exe cannot be compiled"
+    local numbers=() part
+    IFS=. read -ra parts <<< "${version%%-*}"
+    for part in "${parts[@]:0:4}"; do
+        part=${part//[^0-9]/}
+        numbers+=("$(( 10#${part:-0} ))")
+    done
+    while (( ${#numbers[@]} < 4 )); do numbers+=(0); done
+    local list
+    list=$(IFS=,; echo "${numbers[*]}")
+    "$windres" -O coff -I "$sources" -DWINPROXY_VERSION_NUMBERS="$list" \
+        -DWINPROXY_VERSION_TEXT="\\\"$version\\\"" -i "$sources"/version.rc -o "$2" \
+        || die "compiling the version resource with $windres failed"
+}
+
 if up_to_date; then
     exit 0
 fi
@@ -119,10 +143,13 @@ if [[ -n $tools ]]; then
     echo "kube-proxy-launcher: built $tools/harness.exe and $tools/java.exe with $gcc"
     exit 0
 fi
+compile_version_resource "$gcc" "$output.res.o"
 # -municode is not needed: main() reads GetCommandLineW itself. Static libgcc: the exe depends on system DLLs only.
 "$gcc" -std=c11 -O2 -Wall -Wextra -Werror -static -static-libgcc -s \
     -o "$output.tmp" "$sources"/launcher.c "$sources"/service.c "$sources"/svcstate.c "$sources"/cmdline.c \
-    "$sources"/jvmdefaults.c -lkernel32 -ladvapi32 \
+    "$sources"/jvmdefaults.c "$output.res.o" -lkernel32 -ladvapi32 \
     || die "compiling kube-proxy.exe with $gcc failed"
+rm -f "$output.res.o"
 mv -f "$output.tmp" "$output"
+echo "$version" > "$output.version"
 echo "kube-proxy-launcher: built $output with $gcc"

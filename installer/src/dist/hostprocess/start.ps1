@@ -20,12 +20,18 @@
                            3. an address reserved for this node with the CNI's host-local IPAM, as the
                               sig-windows-tools flannel kube-proxy start script does: the same request document
                               (host-local, the network's name, its subnet, dataDir /var/lib/cni/networks), the same
-                              container ID, and the same cache file C:\sourcevip\sourceVip.json, so the address
-                              stays the same across restarts. This assumes the CNI allocates pod addresses with
-                              host-local under that name and dataDir (flannel's Windows overlay does), so that the
-                              reservation can never be given to a pod. host-local.exe is taken from CNI_BIN_PATH
+                              container ID, and the same cache file C:\sourcevip\sourceVip.json (a CNI 0.2.0
+                              result, ip4.ip, as that script reads it; a 0.3.0 result, ips, is read too), so the
+                              address stays the same across restarts and a rollback to upstream kube-proxy. This
+                              assumes the CNI allocates pod addresses with host-local under that name and dataDir
+                              (flannel's Windows overlay does), so that the reservation can never be given to a pod. host-local.exe is taken from CNI_BIN_PATH
                               (default C:\opt\cni\bin).
                            On L2Bridge no source VIP is passed.
+      --enable-dsr         true only where the CNI allows hairpin under DSR (a pod calling its own Service through
+                           the VIP): a CNI configuration in WINPROXY_CNI_CONF_DIR (default C:\etc\cni\net.d and
+                           C:\k\azurecni\netconf) with loopbackDSR/enableLoopbackDSR true, or Calico's or Azure
+                           CNI's; WINPROXY_ENABLE_DSR=true/false decides instead, and an --enable-dsr in the args
+                           stands. The start line says which and why.
 
     Before winproxy starts, its state directory (--state-dir when passed, else %ProgramData%\winproxy) is created if
     needed and given an owner and DACL of SYSTEM and Administrators only (protected: nothing inherited), with icacls
@@ -225,16 +231,18 @@ function New-WinProxyIpamRequest {
         [Parameter(Mandatory = $true)] [string] $Subnet
     )
     return @"
-{"cniVersion": "0.3.0", "name": "$NetworkName", "ipam":{"type":"host-local","ranges":[[{"subnet":"$Subnet"}]],"dataDir":"$script:HostLocalDataDir"}}
+{"cniVersion": "0.2.0", "name": "$NetworkName", "ipam":{"type":"host-local","ranges":[[{"subnet":"$Subnet"}]],"dataDir":"$script:HostLocalDataDir"}}
 "@.Trim()
 }
 
 function Get-WinProxyIpamAddress {
     <#
     .SYNOPSIS
-        The IPv4 address of a CNI result (ips[0].address without its prefix length), or $null.
+        The IPv4 address of a CNI result without its prefix length, or $null. Both shapes are read: CNI 0.2.0
+        (ip4.ip, what host-local prints for the 0.2.0 request and what the sig-windows-tools flannel script reads)
+        and 0.3.0 and later (the first IPv4 address of ips, which need not be ips[0]).
     .PARAMETER Result
-        The CNI result document host-local printed.
+        The CNI result document host-local printed, or the cache file's content.
     #>
     param([string] $Result)
     try {
@@ -242,15 +250,133 @@ function Get-WinProxyIpamAddress {
     } catch {
         return $null
     }
-    $ips = @($document.ips)
-    if ($ips.Count -eq 0 -or -not $ips[0].address) {
+    if ($null -eq $document) {
         return $null
     }
-    $address = ([string] $ips[0].address).Split('/')[0]
-    if (Test-WinProxyIPv4 $address) {
-        return $address
+    $candidates = @()
+    if ($document.PSObject.Properties['ip4'] -and $document.ip4 -and $document.ip4.PSObject.Properties['ip']) {
+        $candidates += [string] $document.ip4.ip
+    }
+    if ($document.PSObject.Properties['ips']) {
+        foreach ($ip in @($document.ips)) {
+            if ($ip -and $ip.PSObject.Properties['address']) {
+                $candidates += [string] $ip.address
+            }
+        }
+    }
+    foreach ($candidate in $candidates) {
+        $address = $candidate.Split('/')[0]
+        if (Test-WinProxyIPv4 $address) {
+            return $address
+        }
     }
     return $null
+}
+
+function ConvertTo-WinProxySourceVipCache {
+    <#
+    .SYNOPSIS
+        The content of sourceVip.json for a host-local result, in the CNI 0.2.0 shape (ip4.ip) that the
+        sig-windows-tools flannel kube-proxy start script reads, so that a rollback to upstream kube-proxy finds it.
+    .DESCRIPTION
+        A result that has ip4.ip already (host-local answering the 0.2.0 request) is kept as it is. A 0.3.0 or later
+        result (ips) is rewritten as {"cniVersion":"0.2.0","ip4":{"ip":ADDRESS/PREFIX[,"gateway":GATEWAY]}} from its
+        first IPv4 entry.
+    .PARAMETER Result
+        The CNI result document host-local printed.
+    .PARAMETER Address
+        Its IPv4 address (Get-WinProxyIpamAddress).
+    #>
+    param(
+        [Parameter(Mandatory = $true)] [string] $Result,
+        [Parameter(Mandatory = $true)] [string] $Address
+    )
+    $document = $Result | ConvertFrom-Json
+    if ($document.PSObject.Properties['ip4'] -and $document.ip4 -and $document.ip4.PSObject.Properties['ip']) {
+        return $Result
+    }
+    $entry = @($document.ips | Where-Object { $_ -and ([string] $_.address).Split('/')[0] -eq $Address }) | Select-Object -First 1
+    $ip4 = [ordered] @{ ip = [string] $entry.address }
+    if ($entry.PSObject.Properties['gateway'] -and $entry.gateway) {
+        $ip4['gateway'] = [string] $entry.gateway
+    }
+    return ([ordered] @{ cniVersion = '0.2.0'; ip4 = $ip4 } | ConvertTo-Json -Compress)
+}
+
+function Get-WinProxyDsrDecision {
+    <#
+    .SYNOPSIS
+        Whether to pass --enable-dsr=true, and why, in one line: DSR only where the CNI lets a pod reach its own
+        Service through the VIP (hairpin under DSR), otherwise such a call gets no answer.
+    .DESCRIPTION
+        In this order:
+          1. an --enable-dsr flag among the DaemonSet's args: it stands, nothing is added;
+          2. WINPROXY_ENABLE_DSR = true or false;
+          3. the CNI configuration files (*.conf, *.conflist, *.json): DSR on when one sets "loopbackDSR": true
+             (flannel's and sdnbridge/sdnoverlay's option) or "enableLoopbackDSR": true (Azure CNI), or is the
+             configuration of Calico (plugin type calico) or Azure CNI (plugin type azure-vnet), which program
+             loopback DSR themselves; otherwise off.
+        Returns an object with Flag (the argument to add, or $null) and Reason (for the start line).
+    .PARAMETER PassThrough
+        The DaemonSet's args.
+    .PARAMETER Setting
+        WINPROXY_ENABLE_DSR: true, false or empty (decide from the CNI configuration).
+    .PARAMETER ConfigFiles
+        The CNI configuration files, objects with Name and Text.
+    #>
+    param(
+        [string[]] $PassThrough,
+        [string] $Setting,
+        [object[]] $ConfigFiles
+    )
+    $given = @($PassThrough | Where-Object { $_ -match '^--enable-dsr(=|$)' })
+    if ($given.Count -gt 0) {
+        return [pscustomobject] @{ Flag = $null; Reason = "as the DaemonSet's args say ($($given[-1]))" }
+    }
+    if ($Setting) {
+        if ($Setting -notmatch '^(true|false)$') {
+            throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_ENABLE_DSR: not true, false or empty: '$Setting'")
+        }
+        $on = $Setting -eq 'true'
+        return [pscustomobject] @{ Flag = "--enable-dsr=$($Setting.ToLowerInvariant())"; Reason = "$(if ($on) { 'on' } else { 'off' }) (WINPROXY_ENABLE_DSR=$Setting)" }
+    }
+    $rules = @(
+        @{ Pattern = '"loopbackDSR"\s*:\s*true'; Why = 'sets loopbackDSR: true' },
+        @{ Pattern = '"enableLoopbackDSR"\s*:\s*true'; Why = 'sets enableLoopbackDSR: true' },
+        @{ Pattern = '"type"\s*:\s*"calico"'; Why = "is Calico's, which allows hairpin under DSR" },
+        @{ Pattern = '"type"\s*:\s*"azure-vnet"'; Why = "is Azure CNI's, which allows hairpin under DSR" }
+    )
+    foreach ($file in @($ConfigFiles)) {
+        foreach ($rule in $rules) {
+            if ([string] $file.Text -match $rule.Pattern) {
+                return [pscustomobject] @{ Flag = '--enable-dsr=true'; Reason = "on: the CNI configuration $($file.Name) $($rule.Why)" }
+            }
+        }
+    }
+    $names = @($ConfigFiles | ForEach-Object { $_.Name })
+    $read = if ($names.Count -gt 0) { 'none of ' + ($names -join ', ') } else { 'no CNI configuration was found, and none' }
+    return [pscustomobject] @{ Flag = $null; Reason = "off: $read allows hairpin under DSR (loopbackDSR: true, or Calico or Azure CNI), and with DSR a pod calling its own Service through the VIP would get no answer; set WINPROXY_ENABLE_DSR=true to turn it on anyway" }
+}
+
+function Get-WinProxyCniConfigFiles {
+    <#
+    .SYNOPSIS
+        The CNI configuration files of this node (*.conf, *.conflist, *.json), as objects with Name and Text.
+    .PARAMETER Directories
+        Where to look: WINPROXY_CNI_CONF_DIR, else C:\etc\cni\net.d (flannel, Calico) and
+        C:\k\azurecni\netconf (Azure CNI).
+    #>
+    param([string[]] $Directories)
+    $files = @()
+    foreach ($directory in $Directories) {
+        if (-not (Test-Path -LiteralPath $directory -PathType Container)) {
+            continue
+        }
+        foreach ($file in Get-ChildItem -LiteralPath $directory -File | Where-Object { $_.Extension -in '.conf', '.conflist', '.json' } | Sort-Object Name) {
+            $files += [pscustomobject] @{ Name = $file.FullName; Text = (Get-Content -LiteralPath $file.FullName -Raw) }
+        }
+    }
+    return $files
 }
 
 function Get-WinProxyApiServer {
@@ -391,9 +517,10 @@ function Invoke-WinProxyHostLocal {
     if ($exitCode -ne 0 -or -not $address) {
         throw (New-WinProxyStartError -Message "host-local did not reserve a source VIP (exit code $exitCode): $result")
     }
-    # Only a successful result is kept: a cached error would stop every later start.
+    # Only a successful result is kept: a cached error would stop every later start. In the 0.2.0 shape, which
+    # the sig-windows-tools flannel kube-proxy script reads, so that a rollback to upstream kube-proxy works.
     New-Item -ItemType Directory -Path (Split-Path -Parent $CacheFile) -Force | Out-Null
-    Set-Content -LiteralPath $CacheFile -Value $result -Encoding ASCII
+    Set-Content -LiteralPath $CacheFile -Value (ConvertTo-WinProxySourceVipCache -Result $result -Address $address) -Encoding ASCII
     return $address
 }
 
@@ -577,6 +704,13 @@ function Start-WinProxy {
         $flags += "--source-vip=$sourceVip"
     } elseif ($network.type -ne 'L2Bridge') {
         throw (New-WinProxyStartError -ExitCode 2 -Message "WINPROXY_NETWORK_NAME: HNS network $($network.name) is of type $($network.type); winproxy programs Overlay and L2Bridge networks")
+    }
+
+    $cniDirectories = if ($env:WINPROXY_CNI_CONF_DIR) { @($env:WINPROXY_CNI_CONF_DIR) } else { @('C:\etc\cni\net.d', 'C:\k\azurecni\netconf') }
+    $dsr = Get-WinProxyDsrDecision -PassThrough $PassThrough -Setting $env:WINPROXY_ENABLE_DSR -ConfigFiles (Get-WinProxyCniConfigFiles -Directories $cniDirectories)
+    Write-WinProxyStartLog "DSR $($dsr.Reason)"
+    if ($dsr.Flag) {
+        $flags += $dsr.Flag
     }
 
     $programData = if ($env:ProgramData) { $env:ProgramData } else { 'C:\ProgramData' }

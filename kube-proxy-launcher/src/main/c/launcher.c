@@ -1,10 +1,11 @@
 /*
  * kube-proxy.exe: runs winproxy where a launcher expects kube-proxy.exe.
  *
- * Starts `java [@jvm.options] [%WINPROXY_JAVA_OPTS%] -jar <dir>\winproxy-agent.jar <arguments>` (the argument files
- * next to the jar: jvmdefaults.c) where <dir> is this executable's folder and <arguments> are this process's own
- * arguments, taken from the raw command line and re-quoted (see cmdline.h) so that the agent receives exactly the
- * argv that kube-proxy.exe would have received. Java is looked up in this order: %WINPROXY_JAVA_HOME%\bin\java.exe,
+ * Starts `java [@jvm.options] [@jvm-cds.options] -Djna.boot.library.path=<dir>\lib -Djna.nounpack=true
+ * [%WINPROXY_JAVA_OPTS%] -jar <dir>\winproxy-agent.jar <arguments>` (the argument files next to the jar:
+ * jvmdefaults.c) where <dir> is this executable's folder and <arguments> are this process's own arguments, taken
+ * from the raw command line and re-quoted (see cmdline.h) so that the agent receives exactly the argv that
+ * kube-proxy.exe would have received. Java is looked up in this order: %WINPROXY_JAVA_HOME%\bin\java.exe,
  * <dir>\jre\bin\java.exe, <dir>\runtime\bin\java.exe, %JAVA_HOME%\bin\java.exe, then java.exe in the directories of
  * %PATH%.
  *
@@ -33,8 +34,13 @@ _Static_assert(sizeof(wchar_t) == sizeof(cmdline_char), "wchar_t is one UTF-16 c
 
 /* CreateProcessW's limit on lpCommandLine, terminating NUL included. */
 #define MAX_COMMAND_LINE 32767
-/* How long a console close, logoff or shutdown waits for the child before this process lets the system end it. */
-#define CHILD_SHUTDOWN_GRACE_MS 30000
+/*
+ * How long a console close or shutdown waits for the child before this process lets the system end it. Windows
+ * ends a console process about 5 s after delivering CTRL_CLOSE_EVENT (CTRL_SHUTDOWN_EVENT likewise for a console
+ * process), whatever the handler does: waiting longer only hides that the wait was cut. Returning before that
+ * limit ends this process (and the child with its job) on this program's terms.
+ */
+#define CHILD_SHUTDOWN_GRACE_MS 4500
 
 /* mingw-w64's C runtime would otherwise expand wildcards in argv, which this program does not use. */
 int _dowildcard = 0;
@@ -321,8 +327,29 @@ static void append_quoted(wstring *s, const wchar_t *arg) {
 }
 
 /*
- * Sets *line_out to `"java" ["@jvm.options"] ["@jvm-cds.options"] [%WINPROXY_JAVA_OPTS%] -jar "<dir>\winproxy-agent.jar" <this process's arguments,
- * re-quoted>`; or returns 0 with *error set.
+ * Appends the options that make JNA load its native library (jnidispatch.dll) from <dir>\lib, where the
+ * distribution ships it unpacked, and never unpack a copy into %TEMP% (which AppLocker or WDAC rules commonly keep
+ * DLLs from loading in): ` "-Djna.boot.library.path=<dir>\lib" -Djna.nounpack=true`. <dir> is the jar's folder.
+ */
+static void append_jna_options(wstring *line, const wstring *jar) {
+    size_t folder = jar->length;
+    while (folder > 0 && jar->text[folder - 1] != L'\\') {
+        folder--;
+    }
+    wstring option = {0};
+    append(&option, L"-Djna.boot.library.path=");
+    append_n(&option, jar->text, folder); /* the folder with its trailing backslash */
+    append(&option, L"lib");
+    append(line, L" ");
+    append_quoted(line, option.text);
+    append(line, L" -Djna.nounpack=true");
+    free(option.text);
+}
+
+/*
+ * Sets *line_out to `"java" ["@jvm.options"] ["@jvm-cds.options"] <JNA options> [%WINPROXY_JAVA_OPTS%] -jar
+ * "<dir>\winproxy-agent.jar" <this process's arguments, re-quoted>`; or returns 0 with *error set. The argument files
+ * (jvmdefaults.c) and the JNA options come first, so that WINPROXY_JAVA_OPTS can override them.
  */
 static int child_command_line(const wstring *java, const wstring *jar, wstring *line_out, wstring *error) {
     wstring line = {0};
@@ -331,6 +358,7 @@ static int child_command_line(const wstring *java, const wstring *jar, wstring *
     append(&line, java->text);
     append(&line, L"\"");
     jvm_defaults_append(&line, jar->text); /* jvmdefaults.c: before the operator's options, which then win */
+    append_jna_options(&line, jar);
     wstring options = environment(L"WINPROXY_JAVA_OPTS");
     if (options.length > 0) {
         append(&line, L" ");

@@ -4,8 +4,9 @@
  * one that connects to the SCM. It is SERVICE_WIN32_OWN_PROCESS; the agent runs as its child.
  *
  * What is reported when is svcstate.c's decision; this file carries it out:
- *   - START_PENDING at once; the agent is started without a console (CREATE_NO_WINDOW, standard handles on NUL:
- *     its log goes where --log-file says) and with two inheritable events named in its environment:
+ *   - START_PENDING at once; the agent is started without a console (CREATE_NO_WINDOW; standard input on NUL,
+ *     standard output and error this process's own when they are a file or pipe, as a log runner in front gives
+ *     them, else NUL: its log goes where --log-file says) and with two inheritable events named in its environment:
  *     WINPROXY_STOP_EVENT, which this process sets to ask it to stop gracefully (a service has no console for
  *     Ctrl+C, and Java would take Ctrl+Break for a thread dump), and WINPROXY_READY_EVENT, which the agent sets once
  *     it serves; RUNNING then (or after the ready timeout).
@@ -158,6 +159,26 @@ static HANDLE null_device(DWORD access) {
     return device == INVALID_HANDLE_VALUE ? NULL : device;
 }
 
+/*
+ * The agent's handle for standard output or error: an inheritable duplicate of this process's own when that is a
+ * file or a pipe, else NUL. The SCM starts a service without standard handles; a log runner in front of the
+ * service's binary (OpenShift WMCO's `kube-log-runner.exe -log-file=... kube-proxy.exe ... --windows-service`) hands
+ * it a file or pipe, and what the agent writes must reach the runner's file, as upstream kube-proxy's output does.
+ */
+static HANDLE agent_output(DWORD which) {
+    HANDLE own = GetStdHandle(which);
+    HANDLE copy = NULL;
+    if (own != NULL && own != INVALID_HANDLE_VALUE) {
+        DWORD type = GetFileType(own);
+        if ((type == FILE_TYPE_DISK || type == FILE_TYPE_PIPE)
+                && DuplicateHandle(GetCurrentProcess(), own, GetCurrentProcess(), &copy, 0, TRUE,
+                        DUPLICATE_SAME_ACCESS)) {
+            return copy;
+        }
+    }
+    return null_device(GENERIC_WRITE);
+}
+
 /* Ends the agent that outlived the stop timeout: its whole job, or the process when it is in none. */
 static void terminate_agent(const agent_launch *launch) {
     wchar_t message[160];
@@ -206,13 +227,14 @@ static void run_agent(void) {
         return; /* a stop came first: STOPPED was reported */
     }
     HANDLE input = null_device(GENERIC_READ);
-    HANDLE output = null_device(GENERIC_WRITE);
-    int started = start_agent(&launch, CREATE_NO_WINDOW, input, output, output, &error);
-    if (input != NULL) {
-        CloseHandle(input);
-    }
-    if (output != NULL) {
-        CloseHandle(output);
+    HANDLE output = agent_output(STD_OUTPUT_HANDLE);
+    HANDLE errors = agent_output(STD_ERROR_HANDLE);
+    int started = start_agent(&launch, CREATE_NO_WINDOW, input, output, errors, &error);
+    HANDLE passed[] = {input, output, errors};
+    for (size_t i = 0; i < 3; i++) {
+        if (passed[i] != NULL) {
+            CloseHandle(passed[i]);
+        }
     }
     if (!started) {
         launch_failed(error.text);

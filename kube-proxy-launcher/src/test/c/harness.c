@@ -11,6 +11,8 @@
  *   harness kill EXE         starts EXE (the stand-in agent waits), terminates EXE, reports whether the agent ended
  *   harness ctrl-c EXE       starts EXE on this console, sends Ctrl+C to the console, reports EXE's exit code
  *   harness hold             waits until its standard input ends (keeps a Wine session alive)
+ *   harness runner LOG CMD.. a log runner (WMCO's kube-log-runner.exe): runs CMD with its standard output and error
+ *                            appended to LOG, and returns its exit code
  *
  * Files: records are UTF-8 strings each followed by a NUL. OUT of forward: per line, the argument count of each split
  * (program name left out) followed by the arguments. OUT of run: per line, the exit code, the number of bytes of
@@ -301,6 +303,56 @@ static int ctrl_c(const wchar_t *exe) {
     return agent_saw_it && code == 130 ? 0 : 1;
 }
 
+/*
+ * A log runner, as kube-log-runner.exe is in front of OpenShift WMCO's kube-proxy.exe: starts the command line after
+ * "runner LOG" with its standard output and error on LOG (appended), waits for it and returns its exit code.
+ */
+static int runner(const wchar_t *log) {
+    const wchar_t *line = GetCommandLineW();
+    /* skip three arguments (program, "runner", LOG) of the raw line; they hold no quotes that need escapes */
+    for (int skipped = 0; skipped < 3; skipped++) {
+        while (*line == L' ' || *line == L'\t') {
+            line++;
+        }
+        int quoted = 0;
+        while (*line != L'\0' && (quoted || (*line != L' ' && *line != L'\t'))) {
+            if (*line == L'"') {
+                quoted = !quoted;
+            }
+            line++;
+        }
+    }
+    while (*line == L' ' || *line == L'\t') {
+        line++;
+    }
+    SECURITY_ATTRIBUTES inherit = {sizeof(SECURITY_ATTRIBUTES), NULL, TRUE};
+    HANDLE file = CreateFileW(log, FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_ALWAYS,
+            FILE_ATTRIBUTE_NORMAL, NULL);
+    if (file == INVALID_HANDLE_VALUE) {
+        fprintf(stderr, "harness runner: cannot open the log (%lu)\n", (unsigned long) GetLastError());
+        return HARNESS_FAILURE;
+    }
+    wchar_t *command = _wcsdup(line);
+    STARTUPINFOW startup;
+    ZeroMemory(&startup, sizeof(startup));
+    startup.cb = sizeof(startup);
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdInput = NULL;
+    startup.hStdOutput = file;
+    startup.hStdError = file;
+    PROCESS_INFORMATION process;
+    if (command == NULL || !CreateProcessW(NULL, command, NULL, NULL, TRUE, 0, NULL, NULL, &startup, &process)) {
+        fprintf(stderr, "harness runner: cannot start the command (%lu)\n", (unsigned long) GetLastError());
+        return HARNESS_FAILURE;
+    }
+    CloseHandle(file);
+    CloseHandle(process.hThread);
+    WaitForSingleObject(process.hProcess, INFINITE);
+    DWORD code = HARNESS_FAILURE;
+    GetExitCodeProcess(process.hProcess, &code);
+    return (int) code;
+}
+
 static int hold(void) {
     char chunk[256];
     DWORD got;
@@ -329,6 +381,10 @@ int main(void) {
     if (argv != NULL && argc == 2 && wcscmp(argv[1], L"hold") == 0) {
         return hold();
     }
-    fprintf(stderr, "usage: harness forward IN OUT | run EXE IN OUT | kill EXE | ctrl-c EXE | hold\n");
+    if (argv != NULL && argc >= 4 && wcscmp(argv[1], L"runner") == 0) {
+        return runner(argv[2]);
+    }
+    fprintf(stderr, "usage: harness forward IN OUT | run EXE IN OUT | kill EXE | ctrl-c EXE | hold"
+            " | runner LOG COMMAND...\n");
     return HARNESS_FAILURE;
 }

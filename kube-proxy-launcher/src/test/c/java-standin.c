@@ -6,13 +6,13 @@
  *
  *   - always: writes to stdout, UTF-8, each field followed by a NUL: its process id, the number of arguments after
  *     "-jar <jar>", then those arguments (what the agent would receive);
- *   - STANDIN_JVM_OPTIONS=1: writes the options before "-jar" instead of the arguments after "-jar <jar>" (what the
- *     JVM would receive: the argument files of jvmdefaults.c, %WINPROXY_JAVA_OPTS%);
+ *   - STANDIN_JVM_OPTIONS=1: writes the JVM options (the arguments before "-jar") in place of the agent's;
  *   - STANDIN_EXIT=N: exits with N (default 0);
  *   - STANDIN_WAIT=1: runs until it is killed;
  *   - STANDIN_CTRL_C=1: runs until a Ctrl+C reaches it, then writes "ctrl-c" and a NUL and exits with 130;
  *   - as a service's agent (the arguments of ServiceAgentStandIn: --stand-in-record=FILE, --stand-in-fail=N,
- *     --stand-in-never-ready, --stand-in-ignore-stop, --stand-in-exit=N): follows the launcher's service contract
+ *     --stand-in-never-ready, --stand-in-ignore-stop, --stand-in-exit=N, --stand-in-say=TEXT, which writes
+ *     "TEXT stdout" and "TEXT stderr" to its standard output and error): follows the launcher's service contract
  *     (signals %WINPROXY_READY_EVENT%, ends when %WINPROXY_STOP_EVENT% is signalled) and records one line per event
  *     in FILE ("started ...", "ready", "stop signalled", "exit N").
  * Test code: failures of its own end it with exit code 99.
@@ -127,6 +127,17 @@ static void run_as_service_agent(int argc, wchar_t **argv, int first) {
             never_ready = 1;
         } else if (wcscmp(argv[i], L"--stand-in-ignore-stop") == 0) {
             ignore_stop = 1;
+        } else if (wcsncmp(argv[i], L"--stand-in-say=", 15) == 0) {
+            /* one line each to its standard output and error, as the agent logs there (to NUL, or a runner's file) */
+            const wchar_t *text = argv[i] + 15;
+            HANDLE targets[] = {GetStdHandle(STD_OUTPUT_HANDLE), GetStdHandle(STD_ERROR_HANDLE)};
+            const wchar_t *streams[] = {L" stdout\r\n", L" stderr\r\n"};
+            for (int t = 0; t < 2; t++) {
+                if (targets[t] != NULL && targets[t] != INVALID_HANDLE_VALUE) {
+                    write_utf8(targets[t], text, wcslen(text), 0);
+                    write_utf8(targets[t], streams[t], wcslen(streams[t]), 0);
+                }
+            }
         }
     }
     HANDLE stop = event_from(L"WINPROXY_STOP_EVENT");
@@ -177,13 +188,14 @@ int main(void) {
     if (environment_number(L"STANDIN_CTRL_C", 0)) {
         SetConsoleCtrlHandler(on_ctrl_c, TRUE);
     }
-    number_field((long long) GetCurrentProcessId());
+    /* STANDIN_JVM_OPTIONS=1: the JVM options (before -jar) instead of the agent's arguments */
     int from = first;
     int to = argc;
     if (environment_number(L"STANDIN_JVM_OPTIONS", 0)) {
         from = 1;
         to = first - 2;
     }
+    number_field((long long) GetCurrentProcessId());
     number_field(to - from);
     for (int i = from; i < to; i++) {
         field(argv[i]);

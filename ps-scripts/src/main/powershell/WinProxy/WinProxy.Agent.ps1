@@ -4,13 +4,16 @@
 function Resolve-WinProxyLauncher {
     <#
     .SYNOPSIS
-        Finds the winproxy launcher (winproxy.cmd) the other functions run.
+        Finds the winproxy launcher the other functions run: winproxy.cmd, or a swapped-in kube-proxy.exe.
     .DESCRIPTION
         Looks, in order, at the -Path given, the WINPROXY_HOME environment variable, the distribution this module
-        was installed from (two folders up from the module), and the PATH. Throws a one-line error naming the
-        places it looked when none has the launcher.
+        was installed from (two folders up from the module), the folders of the kube-proxy and kubeproxy services'
+        binaries, C:\k, and the PATH. In each folder it takes winproxy.cmd, else kube-proxy.exe when
+        winproxy-agent.jar is beside it: where only kube-proxy.exe, the jar and lib\ were swapped in, winproxy's
+        kube-proxy.exe runs the agent with the arguments given, as winproxy.cmd does. Throws a one-line error naming
+        the places it looked when none has a launcher.
     .PARAMETER Path
-        The launcher, or the folder of an unpacked winproxy distribution.
+        The launcher, or the folder of an unpacked winproxy distribution or of a swapped-in kube-proxy.exe.
     .OUTPUTS
         System.String. The full path of the launcher.
     .EXAMPLE
@@ -21,22 +24,31 @@ function Resolve-WinProxyLauncher {
     param(
         [string] $Path
     )
-    $candidates = [System.Collections.Generic.List[string]]::new()
+    $folders = [System.Collections.Generic.List[string]]::new()
     if ($Path) {
         if (Test-Path -LiteralPath $Path -PathType Container) {
-            $candidates.Add((Join-Path -Path $Path -ChildPath 'winproxy.cmd'))
+            $folders.Add($Path)
+        } elseif (Test-Path -LiteralPath $Path -PathType Leaf) {
+            return (Resolve-Path -LiteralPath $Path).ProviderPath
         } else {
-            $candidates.Add($Path)
+            throw "-WinProxyPath ${Path}: no such file or folder"
         }
     }
     if ($env:WINPROXY_HOME) {
-        $candidates.Add((Join-Path -Path $env:WINPROXY_HOME -ChildPath 'winproxy.cmd'))
+        $folders.Add($env:WINPROXY_HOME)
     }
-    $distribution = Split-Path -Path (Split-Path -Path $PSScriptRoot -Parent) -Parent
-    $candidates.Add((Join-Path -Path $distribution -ChildPath 'winproxy.cmd'))
-    foreach ($candidate in $candidates) {
-        if (Test-Path -LiteralPath $candidate -PathType Leaf) {
-            return (Resolve-Path -LiteralPath $candidate).ProviderPath
+    $folders.Add((Split-Path -Path (Split-Path -Path $PSScriptRoot -Parent) -Parent))
+    foreach ($name in $script:DefaultServiceNames) {
+        $binary = Get-WinProxyServiceBinary -Name $name
+        if ($binary) {
+            $folders.Add((Split-Path -Path $binary -Parent))
+        }
+    }
+    $folders.Add('C:\k')
+    foreach ($folder in $folders) {
+        $launcher = Get-WinProxyLauncherIn -Folder $folder
+        if ($launcher) {
+            return $launcher
         }
     }
     $onPath = Get-Command -Name 'winproxy.cmd' -CommandType Application -ErrorAction SilentlyContinue |
@@ -44,7 +56,112 @@ function Resolve-WinProxyLauncher {
     if ($onPath) {
         return $onPath.Source
     }
-    throw "winproxy launcher not found (looked at: $($candidates -join ', ') and PATH); pass -WinProxyPath or set WINPROXY_HOME"
+    throw "winproxy launcher not found (looked for winproxy.cmd, or kube-proxy.exe beside winproxy-agent.jar, in: $($folders -join ', ') and on the PATH); pass -WinProxyPath or set WINPROXY_HOME"
+}
+
+function Get-WinProxyLauncherIn {
+    <#
+    .SYNOPSIS
+        The launcher in one folder: winproxy.cmd, else kube-proxy.exe when winproxy-agent.jar is beside it; $null.
+    .PARAMETER Folder
+        The folder to look in.
+    #>
+    param([string] $Folder)
+    $cmd = Join-Path -Path $Folder -ChildPath 'winproxy.cmd'
+    if (Test-Path -LiteralPath $cmd -PathType Leaf) {
+        return (Resolve-Path -LiteralPath $cmd).ProviderPath
+    }
+    $exe = Join-Path -Path $Folder -ChildPath 'kube-proxy.exe'
+    if ((Test-Path -LiteralPath $exe -PathType Leaf) -and (Test-Path -LiteralPath (Join-Path -Path $Folder -ChildPath 'winproxy-agent.jar') -PathType Leaf)) {
+        return (Resolve-Path -LiteralPath $exe).ProviderPath
+    }
+    return $null
+}
+
+function Split-WinProxyCommandLine {
+    <#
+    .SYNOPSIS
+        Splits a Windows command line into its arguments, as CommandLineToArgvW does for the common cases: blanks
+        separate, double quotes group (and are removed), a backslash escapes a double quote.
+    .PARAMETER CommandLine
+        The command line, e.g. a service's binary path.
+    .OUTPUTS
+        System.String[].
+    #>
+    [OutputType([string[]])]
+    param([string] $CommandLine)
+    $arguments = @()
+    $escapedQuote = [string] [char] 1
+    foreach ($match in [regex]::Matches("$CommandLine", '(?:"(?:\\.|[^"\\])*"|[^\s"])+')) {
+        $arguments += ($match.Value -replace '\\"', $escapedQuote -replace '"', '' -replace $escapedQuote, '"')
+    }
+    return $arguments
+}
+
+function Get-WinProxyServiceBinary {
+    <#
+    .SYNOPSIS
+        The program a service runs (the first argument of its binary path), or $null when there is no such service.
+    .PARAMETER Name
+        The service name.
+    #>
+    param([string] $Name)
+    $service = Get-CimInstance -ClassName Win32_Service -Filter "Name='$Name'" -ErrorAction SilentlyContinue
+    if (-not $service -or -not $service.PathName) {
+        return $null
+    }
+    return @(Split-WinProxyCommandLine -CommandLine $service.PathName)[0]
+}
+
+function Get-WinProxyServiceAgentArgument {
+    <#
+    .SYNOPSIS
+        The proxy flags of the installed winproxy service (kube-proxy or kubeproxy), for plan, status and check.
+    .DESCRIPTION
+        Reads the service's binary path and returns the arguments after winproxy-agent.jar (a java.exe service of
+        install-service.ps1) or after kube-proxy.exe (a swapped-in binary, also behind a log runner), without the
+        ones that only concern the running service: --windows-service, --windows-priorityclass and the logging
+        flags (--log-file, --log-dir, --logtostderr, --alsologtostderr, --log-file-max-size). Throws a one-line
+        error when no such service runs winproxy, naming -AgentArgument.
+    .PARAMETER Name
+        The service names to look at, in order.
+    .OUTPUTS
+        System.String[].
+    #>
+    [OutputType([string[]])]
+    param([string[]] $Name = $script:DefaultServiceNames)
+    foreach ($candidate in $Name) {
+        $service = Get-CimInstance -ClassName Win32_Service -Filter "Name='$candidate'" -ErrorAction SilentlyContinue
+        if (-not $service) {
+            continue
+        }
+        $arguments = @(Split-WinProxyCommandLine -CommandLine $service.PathName)
+        $start = -1
+        for ($i = 0; $i -lt $arguments.Count; $i++) {
+            if ($arguments[$i] -match '(^|[\\/])(winproxy-agent\.jar|kube-proxy\.exe)$') {
+                $start = $i + 1
+            }
+        }
+        if ($start -lt 0) {
+            continue
+        }
+        $flags = @()
+        for ($i = $start; $i -lt $arguments.Count; $i++) {
+            $argument = $arguments[$i]
+            if ($argument -match '^--?(windows-service|logtostderr|alsologtostderr)(=.*)?$') {
+                continue
+            }
+            if ($argument -match '^--?(log-file|log-dir|log-file-max-size|windows-priorityclass)(=.*)?$') {
+                if (-not $Matches[2]) {
+                    $i++
+                }
+                continue
+            }
+            $flags += $argument
+        }
+        return $flags
+    }
+    throw "no kube-proxy or kubeproxy service runs winproxy here to take the proxy flags from: pass -AgentArgument (for example '--config', 'C:\k\kube-proxy.yaml')"
 }
 
 function ConvertTo-WinProxyArgumentString {

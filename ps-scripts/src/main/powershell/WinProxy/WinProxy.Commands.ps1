@@ -11,13 +11,16 @@ function Get-WinProxyPlan {
         operations list means HNS already matches the cluster.
     .PARAMETER AgentArgument
         Arguments for 'winproxy plan': the normal proxy flags (--config, --kubeconfig, --hostname-override, ...) or
-        offline inputs (--manifests DIR, --hns-state FILE).
+        offline inputs (--manifests DIR, --hns-state FILE). Without them, the flags of the installed kube-proxy
+        (or kubeproxy) service that runs winproxy (Get-WinProxyServiceAgentArgument).
     .PARAMETER Operations
         Return only the operations.
     .PARAMETER Warnings
         Return only the warnings.
     .PARAMETER WinProxyPath
         The launcher or distribution folder; see Resolve-WinProxyLauncher.
+    .EXAMPLE
+        Get-WinProxyPlan
     .EXAMPLE
         Get-WinProxyPlan -AgentArgument '--config', 'C:\k\kube-proxy.yaml' -Operations
     #>
@@ -30,6 +33,9 @@ function Get-WinProxyPlan {
         [switch] $Warnings,
         [string] $WinProxyPath
     )
+    if ($AgentArgument.Count -eq 0) {
+        $AgentArgument = @(Get-WinProxyServiceAgentArgument)
+    }
     $plan = Invoke-WinProxyJson -Arguments (@('plan') + $AgentArgument) -WinProxyPath $WinProxyPath
     if ($Operations) {
         return @(Get-WinProxyMember -InputObject $plan -Name 'operations')
@@ -52,7 +58,8 @@ function Trace-WinProxyPacket {
     .PARAMETER Destination
         The destination as IP:PORT ([IPv6]:PORT for IPv6).
     .PARAMETER Protocol
-        TCP (default), UDP or SCTP.
+        TCP (default) or UDP: the protocols HNS load balancers serve on Windows (kube-proxy's winkernel proxies no
+        SCTP).
     .PARAMETER AgentArgument
         Extra arguments, as for Get-WinProxyPlan.
     .PARAMETER WinProxyPath
@@ -67,13 +74,69 @@ function Trace-WinProxyPacket {
         [Parameter(Mandatory = $true)]
         [ValidatePattern('^(\[[0-9A-Fa-f:.]+\]|[^:\s]+):\d{1,5}$')]
         [string] $Destination,
-        [ValidateSet('TCP', 'UDP', 'SCTP')]
+        [ValidateSet('TCP', 'UDP')]
         [string] $Protocol = 'TCP',
         [string[]] $AgentArgument = @(),
         [string] $WinProxyPath
     )
     $arguments = @('trace', '--src', $Source, '--dst', $Destination, '--protocol', $Protocol) + $AgentArgument
     Invoke-WinProxyJson -Arguments $arguments -WinProxyPath $WinProxyPath
+}
+
+function Get-WinProxyServiceStatus {
+    <#
+    .SYNOPSIS
+        What winproxy has programmed for each Service port: 'winproxy status -o json' as one object per entry.
+    .DESCRIPTION
+        Runs 'winproxy status -o json' and emits one WinProxy.ServiceStatus object per element of the document:
+        the elements of its top-level array, or of its "ports" field when the document is an object with one
+        (one per Service port), else the document itself. Each object carries the fields the command prints,
+        unchanged; filter and format them with the usual cmdlets (Where-Object, Format-Table).
+    .PARAMETER AgentArgument
+        Arguments for 'winproxy status' (the proxy flags, as for Get-WinProxyPlan); without them, the flags of
+        the installed kube-proxy (or kubeproxy) service that runs winproxy.
+    .PARAMETER WinProxyPath
+        The launcher or distribution folder; see Resolve-WinProxyLauncher.
+    .OUTPUTS
+        WinProxy.ServiceStatus objects.
+    .EXAMPLE
+        Get-WinProxyServiceStatus | Format-Table
+    #>
+    [CmdletBinding()]
+    param(
+        [string[]] $AgentArgument = @(),
+        [string] $WinProxyPath
+    )
+    if ($AgentArgument.Count -eq 0) {
+        $AgentArgument = @(Get-WinProxyServiceAgentArgument)
+    }
+    $document = Invoke-WinProxyJson -Arguments (@('status') + $AgentArgument) -WinProxyPath $WinProxyPath
+    foreach ($entry in @(ConvertTo-WinProxyStatusEntry -Document $document)) {
+        $entry.PSObject.TypeNames.Insert(0, 'WinProxy.ServiceStatus')
+        $entry
+    }
+}
+
+function ConvertTo-WinProxyStatusEntry {
+    <#
+    .SYNOPSIS
+        The entries of a 'winproxy status -o json' document: its array's elements, else its "ports" field's, else
+        the document itself.
+    .PARAMETER Document
+        The parsed JSON document.
+    #>
+    param([object] $Document)
+    if ($null -eq $Document) {
+        return @()
+    }
+    if ($Document -is [System.Array]) {
+        return $Document
+    }
+    $ports = Get-WinProxyMember -InputObject $Document -Name 'ports'
+    if ($null -ne $ports) {
+        return @($ports)
+    }
+    return @($Document)
 }
 
 function Invoke-WinProxyCleanup {

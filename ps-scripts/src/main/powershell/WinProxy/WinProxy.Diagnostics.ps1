@@ -233,7 +233,8 @@ function Get-WinProxyDiagnostics {
         The offline replacement of collectlogs.ps1 and networkhealth.ps1 for the proxy part: nothing is
         downloaded. The bundle holds HNS networks, endpoints and policy lists (in-box HostNetworkingService module),
         winproxy's view of them ('hns list -o json') with owning Services, the HNS version, the stale remote
-        endpoints (remote endpoints no load balancer references), the plan (what winproxy would change), the
+        endpoints (remote endpoints no load balancer references), the plan (what winproxy would change), 'status -o
+        json' (what is programmed per Service port) and 'check -o json' (the node's preconditions), the
         ownership journal (ownership.json and ownership.log of the state directory), /healthz, /configz and
         /metrics, the Windows service configuration and recovery actions, the log files of winproxy and kube-proxy
         (the --log-file of the service command lines, nssm's AppStdout and AppStderr, and from the --log-dir
@@ -258,8 +259,9 @@ function Get-WinProxyDiagnostics {
     .PARAMETER ServiceName
         The service names to describe.
     .PARAMETER AgentArgument
-        Arguments for 'winproxy plan' (for example '--config', 'C:\k\kube-proxy.yaml'); the plan is skipped
-        without them.
+        The proxy flags for 'winproxy plan', 'status' and 'check' (for example '--config',
+        'C:\k\kube-proxy.yaml'); without them, the flags of the installed service that runs winproxy
+        (Get-WinProxyServiceAgentArgument), and when there is none the three are skipped (errors.txt says why).
     .PARAMETER WinProxyPath
         The launcher or distribution folder; see Resolve-WinProxyLauncher.
     .OUTPUTS
@@ -330,9 +332,22 @@ function Get-WinProxyDiagnostics {
             Get-WinEvent -FilterHashtable @{ LogName = 'Application'; ProviderName = 'winproxy' } -MaxEvents 100 |
                 Format-List -Property @('TimeCreated', 'Id', 'LevelDisplayName', 'Message')
         }
-        if ($AgentArgument.Count -gt 0) {
-            Save-WinProxyDiagnosticStep -Folder $folder -FileName 'winproxy-plan.json' -Script {
-                Invoke-WinProxyJson -Arguments (@('plan') + $AgentArgument) -WinProxyPath $WinProxyPath
+        # plan, status and check with the given flags, else the installed service's (errors.txt says when neither).
+        $proxyFlags = $AgentArgument
+        if ($proxyFlags.Count -eq 0) {
+            Save-WinProxyDiagnosticStep -Folder $folder -FileName 'winproxy-service-flags.txt' -Script {
+                $script:WinProxyDiagnosticFlags = @(Get-WinProxyServiceAgentArgument -Name $ServiceName)
+                $script:WinProxyDiagnosticFlags -join ' '
+            }
+            $proxyFlags = @($script:WinProxyDiagnosticFlags)
+        }
+        if ($proxyFlags.Count -gt 0) {
+            foreach ($command in @(@{ Name = 'plan'; File = 'winproxy-plan.json' },
+                    @{ Name = 'status'; File = 'winproxy-status.json' },
+                    @{ Name = 'check'; File = 'winproxy-check.json' })) {
+                Save-WinProxyDiagnosticStep -Folder $folder -FileName $command.File -Script {
+                    Invoke-WinProxyJson -Arguments (@($command.Name) + $proxyFlags) -WinProxyPath $WinProxyPath
+                }
             }
         }
         Save-WinProxyDiagnosticStep -Folder $folder -FileName 'winproxy-health.json' -Script { Get-WinProxyHealth }

@@ -136,15 +136,18 @@ function ConvertTo-WinProxyLoadBalancer {
     )
     process {
         $lb = $InputObject
+        # Per object: with -Source HnsModule each object's own shape (a listing may mix v1 and v2) decides, and the
+        # parameter itself is never overwritten, or the first object's shape would be taken for all that follow.
+        $shape = $Source
         if ($Source -eq 'HnsModule') {
-            $Source = Get-WinProxyHnsSchema -InputObject $lb
-            if (-not $Source) {
+            $shape = Get-WinProxyHnsSchema -InputObject $lb
+            if (-not $shape) {
                 throw "not an HNS load balancer: an object from Get-HnsPolicyList has neither Policies (HNS v1) nor PortMappings (HCN v2)"
             }
         }
         $policy = $lb
         $mapping = $null
-        if ($Source -eq 'HnsV1') {
+        if ($shape -eq 'HnsV1') {
             $policy = @(Get-WinProxyMember -InputObject $lb -Name 'Policies') |
                 Where-Object { $_ -and (Get-WinProxyMember -InputObject $_ -Name 'Type') -eq 'ELB' } |
                 Select-Object -First 1
@@ -156,7 +159,7 @@ function ConvertTo-WinProxyLoadBalancer {
         if ($null -eq $dsr) {
             $dsr = Get-WinProxyMember -InputObject $policy -Name 'IsDSR'
         }
-        if ($null -eq $dsr -and $Source -eq 'HnsV2' -and $null -ne $flags) {
+        if ($null -eq $dsr -and $shape -eq 'HnsV2' -and $null -ne $flags) {
             $dsr = (([int64]$flags -band 1) -eq 1)
         }
         $backends = Get-WinProxyMember -InputObject $lb -Name 'backends', 'HostComputeEndpoints', 'References'
@@ -210,7 +213,7 @@ function ConvertTo-WinProxyLoadBalancer {
             Backends     = $backends
             SourceVip    = $sourceVip
             Dsr          = [bool]$dsr
-            Source       = $Source
+            Source       = $shape
         }
         return $result
     }

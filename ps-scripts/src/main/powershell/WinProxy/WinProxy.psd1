@@ -11,6 +11,7 @@
     FunctionsToExport    = @(
         'Get-WinProxyLoadBalancer',
         'Get-WinProxyPlan',
+        'Get-WinProxyServiceStatus',
         'Trace-WinProxyPacket',
         'Invoke-WinProxyCleanup',
         'Get-WinProxyHealth',

@@ -16,6 +16,7 @@ foreach ($part in @('WinProxy.Agent.ps1', 'WinProxy.LoadBalancer.ps1', 'WinProxy
 Export-ModuleMember -Function @(
     'Get-WinProxyLoadBalancer',
     'Get-WinProxyPlan',
+    'Get-WinProxyServiceStatus',
     'Trace-WinProxyPacket',
     'Invoke-WinProxyCleanup',
     'Get-WinProxyHealth',

@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +28,8 @@ public final class HResults {
     public static final int E_NOTIMPL = 0x80004001;
     public static final int E_FAIL = 0x80004005;
     public static final int E_ACCESSDENIED = 0x80070005;
+    /** E_OUTOFMEMORY: HNS (or VFP below it) could not allocate what the call needs. */
+    public static final int E_OUTOFMEMORY = 0x8007000E;
     public static final int E_INVALIDARG = 0x80070057;
     public static final int ERROR_NOT_FOUND = 0x80070490;
     /**
@@ -123,6 +127,11 @@ public final class HResults {
     /** An English summary of the HRESULT's meaning, empty when the code is not in the table. */
     public static Optional<String> message(int hresult) {
         return Optional.ofNullable(TABLE.get(hresult)).map(Entry::message);
+    }
+
+    /** Every failure code this class names (all its constants but {@code S_OK}), in declaration order. */
+    public static List<Integer> failureCodes() {
+        return TABLE.keySet().stream().filter(HResults::failed).toList();
     }
 
     /** The code of a symbolic name ({@code "HCN_E_PORT_ALREADY_EXISTS"}, case-insensitive), if known. */
@@ -254,6 +263,6 @@ public final class HResults {
         if (!unknown.isEmpty()) {
             throw new IllegalStateException("hresult-messages.properties names no constant: " + unknown);
         }
-        return Map.copyOf(m);
+        return Collections.unmodifiableMap(m);
     }
 }

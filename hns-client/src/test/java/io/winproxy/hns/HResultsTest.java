@@ -36,6 +36,13 @@ class HResultsTest {
     }
 
     @Test
+    void failureCodesAreEveryConstantButSuccessInDeclarationOrder() {
+        assertThat(HResults.failureCodes()).doesNotContain(HResults.S_OK).startsWith(HResults.E_NOTIMPL)
+                .endsWith(HResults.HCN_E_VFP_NOT_ALLOWED).hasSize(HResults.class.getFields().length - 1)
+                .doesNotHaveDuplicates();
+    }
+
+    @Test
     void predicatesClassifyByCode() {
         assertThat(HResults.isNotFound(HResults.ERROR_NOT_FOUND)).isTrue();
         assertThat(HResults.isNotFound(HResults.HCN_E_ENDPOINT_NOT_FOUND)).isTrue();

@@ -1,10 +1,13 @@
 package io.winproxy.installer;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -13,7 +16,11 @@ import java.util.function.Supplier;
  * install --name NAME [--display-name TEXT] [--description TEXT] [--start-type automatic|delayed|manual]
  *         [--depends-on hns,kubelet] [--restart-delays 10,30,60] [--reset-period 900] [--replace] -- COMMAND...
  * uninstall --name NAME
+ * replace --name NAME --kube-proxy PATH --record FILE [-- AGENT_ARGUMENT...]
+ * rollback --name NAME --record FILE
  * </pre>
+ * {@code replace} points an existing kube-proxy service at winproxy's kube-proxy.exe, keeping everything else the SCM
+ * holds for it ({@link ServiceReplacement}); {@code rollback} puts the recorded binary path back.
  * Exit codes: 0 done; 1 the registration failed (the message names the Win32 call and error); 2 invalid usage.
  */
 public final class InstallerCommand {
@@ -23,7 +30,9 @@ public final class InstallerCommand {
 
     static final String USAGE = "usage: install --name NAME [--display-name TEXT] [--description TEXT] "
             + "[--start-type automatic|delayed|manual] [--depends-on A,B] [--restart-delays 10,30,60] "
-            + "[--reset-period 900] [--replace] -- COMMAND... | uninstall --name NAME";
+            + "[--reset-period 900] [--replace] -- COMMAND... | uninstall --name NAME"
+            + " | replace --name NAME --kube-proxy PATH --record FILE [-- AGENT_ARGUMENT...]"
+            + " | rollback --name NAME --record FILE";
 
     private final Supplier<ServiceRegistrar> registrar;
     private final PrintStream out;
@@ -45,6 +54,8 @@ public final class InstallerCommand {
             return switch (args[0]) {
                 case "install" -> install(rest);
                 case "uninstall" -> uninstall(rest);
+                case "replace" -> replace(rest);
+                case "rollback" -> rollback(rest);
                 default -> throw new IllegalArgumentException("unknown command \"" + args[0] + "\"; " + USAGE);
             };
         } catch (IllegalArgumentException e) {
@@ -75,14 +86,56 @@ public final class InstallerCommand {
             throw new IllegalArgumentException("the service command line is missing: give it after --");
         }
         Options options = Options.parse(args.subList(0, separator), true);
-        String commandLine = CommandLine.join(args.subList(separator + 1, args.size()));
+        List<String> command = args.subList(separator + 1, args.size());
+        String commandLine = CommandLine.join(command);
         ServiceDefinition definition = new ServiceDefinition(options.name, options.displayName, options.description,
                 commandLine, options.startType, options.dependsOn, new RecoveryActions(options.restartDelays,
                 options.resetPeriod, true));
         registrar.get().install(definition, options.replace);
         out.println("registered service " + definition.name() + " (" + definition.startType() + "): "
                 + commandLine);
+        LogDestination.warning(command).ifPresent(err::println);
         return EXIT_OK;
+    }
+
+    private int replace(List<String> args) {
+        int separator = args.indexOf("--");
+        List<String> options = separator < 0 ? args : args.subList(0, separator);
+        List<String> agentArguments = separator < 0 ? List.of() : args.subList(separator + 1, args.size());
+        Map<String, String> values = values(options, List.of("--name", "--kube-proxy", "--record"));
+        ServiceReplacement.Plan plan = registrar.get().replace(values.get("--name"), values.get("--kube-proxy"),
+                agentArguments, Path.of(values.get("--record")));
+        out.println("replaced service " + values.get("--name") + ": " + plan.binaryPath());
+        plan.notes().forEach(note -> out.println("  " + note));
+        return EXIT_OK;
+    }
+
+    private int rollback(List<String> args) {
+        Map<String, String> values = values(args, List.of("--name", "--record"));
+        String restored = registrar.get().rollback(values.get("--name"), Path.of(values.get("--record")));
+        out.println("rolled back service " + values.get("--name") + ": " + restored);
+        return EXIT_OK;
+    }
+
+    /** Exactly the given options, each with a value. */
+    private static Map<String, String> values(List<String> args, List<String> required) {
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < args.size(); i += 2) {
+            String option = args.get(i);
+            if (!required.contains(option)) {
+                throw new IllegalArgumentException("unknown option " + option + "; " + USAGE);
+            }
+            if (i + 1 >= args.size()) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            values.put(option, args.get(i + 1));
+        }
+        for (String option : required) {
+            if (!values.containsKey(option)) {
+                throw new IllegalArgumentException(option + " is required");
+            }
+        }
+        return values;
     }
 
     private int uninstall(List<String> args) {

@@ -2,12 +2,16 @@ package io.winproxy.installer;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
+import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
+import com.sun.jna.WString;
 import com.sun.jna.platform.win32.Advapi32;
 import com.sun.jna.platform.win32.W32Service;
 import com.sun.jna.platform.win32.WinNT;
 import com.sun.jna.platform.win32.Winsvc;
 import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.win32.StdCallLibrary;
+import com.sun.jna.win32.W32APIOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -133,6 +137,47 @@ public final class JnaServiceConfigApi implements ServiceConfigApi {
     }
 
     @Override
+    public ServiceConfig queryConfig(Handle service) {
+        IntByReference needed = new IntByReference();
+        ServiceConfigCalls.INSTANCE.QueryServiceConfigW(raw(service), null, 0, needed);
+        if (needed.getValue() <= 0) {
+            throw failure("QueryServiceConfig", "service");
+        }
+        Memory buffer = new Memory(needed.getValue());
+        buffer.clear();
+        if (!ServiceConfigCalls.INSTANCE.QueryServiceConfigW(raw(service), buffer, (int) buffer.size(), needed)) {
+            throw failure("QueryServiceConfig", "service");
+        }
+        QueryServiceConfig config = new QueryServiceConfig(buffer);
+        List<String> dependencies = new ArrayList<>();
+        if (config.lpDependencies != null) {
+            // A double-null-terminated list of UTF-16 strings.
+            for (long offset = 0;; ) {
+                String dependency = config.lpDependencies.getWideString(offset);
+                if (dependency.isEmpty()) {
+                    break;
+                }
+                dependencies.add(dependency);
+                offset += 2L * (dependency.length() + 1);
+            }
+        }
+        return new ServiceConfig(wide(config.lpBinaryPathName), config.dwStartType, dependencies,
+                wide(config.lpServiceStartName), wide(config.lpDisplayName));
+    }
+
+    private static String wide(Pointer pointer) {
+        return pointer == null ? "" : pointer.getWideString(0);
+    }
+
+    @Override
+    public void setBinaryPath(Handle service, String binaryPath) {
+        if (!ServiceConfigCalls.INSTANCE.ChangeServiceConfigW(raw(service), SERVICE_NO_CHANGE, SERVICE_NO_CHANGE,
+                SERVICE_NO_CHANGE, new WString(binaryPath), null, null, null, null, null, null)) {
+            throw failure("ChangeServiceConfig", "binary path");
+        }
+    }
+
+    @Override
     public boolean isStopped(Handle service) {
         Winsvc.SERVICE_STATUS status = new Winsvc.SERVICE_STATUS();
         if (!advapi32.QueryServiceStatus(raw(service), status)) {
@@ -174,6 +219,42 @@ public final class JnaServiceConfigApi implements ServiceConfigApi {
     }
 
     private record NativeHandle(Winsvc.SC_HANDLE handle) implements Handle {
+    }
+
+    private static final int SERVICE_NO_CHANGE = 0xFFFFFFFF;
+
+    /** The two advapi32 calls jna-platform does not bind. */
+    interface ServiceConfigCalls extends StdCallLibrary {
+        ServiceConfigCalls INSTANCE = Native.load("Advapi32", ServiceConfigCalls.class, W32APIOptions.UNICODE_OPTIONS);
+
+        boolean QueryServiceConfigW(Winsvc.SC_HANDLE service, Pointer config, int size, IntByReference needed);
+
+        boolean ChangeServiceConfigW(Winsvc.SC_HANDLE service, int serviceType, int startType, int errorControl,
+                WString binaryPath, WString loadOrderGroup, IntByReference tagId, WString dependencies,
+                WString account, WString password, WString displayName);
+    }
+
+    /** {@code QUERY_SERVICE_CONFIGW}, read from the buffer QueryServiceConfigW filled. */
+    @Structure.FieldOrder({"dwServiceType", "dwStartType", "dwErrorControl", "lpBinaryPathName", "lpLoadOrderGroup",
+            "dwTagId", "lpDependencies", "lpServiceStartName", "lpDisplayName"})
+    public static final class QueryServiceConfig extends Structure {
+        public int dwServiceType;
+        public int dwStartType;
+        public int dwErrorControl;
+        public Pointer lpBinaryPathName;
+        public Pointer lpLoadOrderGroup;
+        public int dwTagId;
+        public Pointer lpDependencies;
+        public Pointer lpServiceStartName;
+        public Pointer lpDisplayName;
+
+        public QueryServiceConfig() {
+        }
+
+        QueryServiceConfig(Pointer memory) {
+            super(memory);
+            read();
+        }
     }
 
     /** {@code SERVICE_DELAYED_AUTO_START_INFO}, which jna-platform does not define. */

@@ -57,6 +57,27 @@ public interface ServiceConfigApi {
     /** Reads back the recovery actions, the failure-actions flag and the delayed-auto-start flag. */
     StoredSettings query(Handle service);
 
+    /**
+     * What {@code QueryServiceConfigW} reports of a service.
+     *
+     * @param binaryPath   the command line the SCM starts
+     * @param startType    {@code SERVICE_AUTO_START} (2), {@code SERVICE_DEMAND_START} (3), ...
+     * @param dependencies the services (and {@code +}groups) it depends on
+     * @param account      the account it runs as ({@code LocalSystem}, {@code NT AUTHORITY\LocalService}, ...)
+     */
+    record ServiceConfig(String binaryPath, int startType, List<String> dependencies, String account,
+            String displayName) {
+        public ServiceConfig {
+            dependencies = List.copyOf(dependencies);
+        }
+    }
+
+    /** {@code QueryServiceConfigW}. */
+    ServiceConfig queryConfig(Handle service);
+
+    /** {@code ChangeServiceConfigW} with only a new binary path: everything else is left as it is. */
+    void setBinaryPath(Handle service, String binaryPath);
+
     /** Whether {@code QueryServiceStatus} reports {@code SERVICE_STOPPED}. */
     boolean isStopped(Handle service);
 

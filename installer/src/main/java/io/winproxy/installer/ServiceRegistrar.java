@@ -1,8 +1,16 @@
 package io.winproxy.installer;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * Registers and removes the winproxy service through {@link ServiceConfigApi}: the same result as
@@ -102,6 +110,103 @@ public final class ServiceRegistrar {
         } finally {
             api.close(manager);
         }
+    }
+
+    /**
+     * Points an existing kube-proxy service at winproxy's kube-proxy.exe ({@link ServiceReplacement}): only its
+     * binary path changes, and the old one is written to {@code record} first, for {@link #rollback}.
+     *
+     * @return the plan carried out (new binary path, notes)
+     * @throws IllegalArgumentException when the service cannot be replaced this way (nssm, a script, a wrapper,
+     *                                  flags beside a configuration file)
+     * @throws RegistrationException    when there is no such service, or a call fails
+     */
+    public ServiceReplacement.Plan replace(String name, String kubeProxyExe, List<String> agentArguments,
+            Path record) {
+        return withService(name, "replace", service -> {
+            ServiceConfigApi.ServiceConfig config = api.queryConfig(service);
+            ServiceReplacement.Plan plan = ServiceReplacement.plan(name, config.binaryPath(), kubeProxyExe,
+                    agentArguments);
+            ServiceConfigApi.StoredSettings recovery = api.query(service);
+            writeRecord(record, name, config.binaryPath(), plan.binaryPath());
+            api.setBinaryPath(service, plan.binaryPath());
+            List<String> notes = new ArrayList<>(plan.notes());
+            notes.add("kept: account " + config.account() + ", dependencies "
+                    + (config.dependencies().isEmpty() ? "none" : String.join(",", config.dependencies()))
+                    + ", recovery actions " + (recovery.restartDelaysMillis().isEmpty() ? "none"
+                    : recovery.restartDelaysMillis() + " ms, reset after " + recovery.resetPeriodSeconds() + " s")
+                    + ", start type and description");
+            notes.add("previous binary path saved in " + record + " (rollback puts it back)");
+            return new ServiceReplacement.Plan(plan.binaryPath(), notes);
+        });
+    }
+
+    /**
+     * Puts back the binary path {@link #replace} recorded, when the service still has the one it set.
+     *
+     * @return the binary path restored
+     * @throws RegistrationException when the record or the service is missing, or the service was changed since
+     */
+    public String rollback(String name, Path record) {
+        Properties saved = readRecord(record, name);
+        return withService(name, "roll back", service -> {
+            String now = api.queryConfig(service).binaryPath();
+            if (!now.equals(saved.getProperty("replacement"))) {
+                throw new RegistrationException("service " + name + " was changed after the replacement (it runs "
+                        + now + "); not rolling back over that", 0);
+            }
+            api.setBinaryPath(service, saved.getProperty("previous"));
+            return saved.getProperty("previous");
+        });
+    }
+
+    /** Runs {@code action} on the service {@code name} (which must exist), closing every handle afterwards. */
+    private <T> T withService(String name, String purpose, Function<ServiceConfigApi.Handle, T> action) {
+        ServiceConfigApi.Handle manager = api.openManager();
+        try {
+            ServiceConfigApi.Handle service = api.openService(manager, name).orElseThrow(() ->
+                    new RegistrationException("no service named " + name + " to " + purpose,
+                            RegistrationException.SERVICE_DOES_NOT_EXIST));
+            try {
+                return action.apply(service);
+            } finally {
+                api.close(service);
+            }
+        } finally {
+            api.close(manager);
+        }
+    }
+
+    private static void writeRecord(Path record, String name, String previous, String replacement) {
+        Properties properties = new Properties();
+        properties.setProperty("service", name);
+        properties.setProperty("previous", previous);
+        properties.setProperty("replacement", replacement);
+        try {
+            if (record.getParent() != null) {
+                Files.createDirectories(record.getParent());
+            }
+            try (var out = Files.newBufferedWriter(record, StandardCharsets.UTF_8)) {
+                properties.store(out, "install-service.ps1 -ReplaceService: the service's binary path before and after");
+            }
+        } catch (IOException e) {
+            throw new RegistrationException("cannot write " + record + ": " + e.getMessage(), 0);
+        }
+    }
+
+    private static Properties readRecord(Path record, String name) {
+        Properties properties = new Properties();
+        try (var in = Files.newBufferedReader(record, StandardCharsets.UTF_8)) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new RegistrationException("no replacement of " + name + " is recorded in " + record + " ("
+                    + e.getMessage() + ")", 0);
+        }
+        if (!name.equalsIgnoreCase(properties.getProperty("service", ""))
+                || properties.getProperty("previous") == null || properties.getProperty("replacement") == null) {
+            throw new RegistrationException(record + " is not the record of replacing service " + name, 0);
+        }
+        return properties;
     }
 
     private void removeExisting(String name, ServiceConfigApi.Handle service, boolean replace) {

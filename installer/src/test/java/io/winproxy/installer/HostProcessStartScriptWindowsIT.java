@@ -36,7 +36,7 @@ class HostProcessStartScriptWindowsIT {
     void theIpamRequestIsTheSigWindowsToolsDocumentForTheNetworkAndSubnet() throws Exception {
         JsonNode request = JSON.readTree(call("New-WinProxyIpamRequest -NetworkName 'flannel.4096' "
                 + "-Subnet '10.244.1.0/24'").stdout());
-        assertThat(request).isEqualTo(JSON.readTree("{\"cniVersion\":\"0.3.0\",\"name\":\"flannel.4096\",\"ipam\":"
+        assertThat(request).isEqualTo(JSON.readTree("{\"cniVersion\":\"0.2.0\",\"name\":\"flannel.4096\",\"ipam\":"
                 + "{\"type\":\"host-local\",\"ranges\":[[{\"subnet\":\"10.244.1.0/24\"}]],"
                 + "\"dataDir\":\"/var/lib/cni/networks\"}}"));
     }
@@ -49,6 +49,54 @@ class HostProcessStartScriptWindowsIT {
         String error = "{\"code\":999,\"msg\":\"10.244.1.2 has been allocated to dummy\"}";
         assertThat(call("[string] (Get-WinProxyIpamAddress '" + error + "')").stdout()).isEmpty();
         assertThat(call("[string] (Get-WinProxyIpamAddress 'not json')").stdout()).isEmpty();
+    }
+
+    @Test
+    void aCniZeroTwoResultIsReadFromIp4AndALaterResultFromItsFirstIpv4Entry() throws Exception {
+        String v020 = "{\"cniVersion\":\"0.2.0\",\"ip4\":{\"ip\":\"10.244.1.7/24\",\"gateway\":\"10.244.1.1\"},\"dns\":{}}";
+        assertThat(call("Get-WinProxyIpamAddress '" + v020 + "'").stdout()).isEqualTo("10.244.1.7");
+        String v6First = "{\"cniVersion\":\"1.0.0\",\"ips\":[{\"address\":\"fd00::7/64\"},"
+                + "{\"address\":\"10.244.1.8/24\"}]}";
+        assertThat(call("Get-WinProxyIpamAddress '" + v6First + "'").stdout()).isEqualTo("10.244.1.8");
+    }
+
+    @Test
+    void theCacheFileIsWrittenInTheZeroTwoShapeTheSigWindowsToolsScriptReads() throws Exception {
+        String v030 = "{\"cniVersion\":\"0.3.0\",\"ips\":[{\"version\":\"4\",\"address\":\"10.244.1.2/24\","
+                + "\"gateway\":\"10.244.1.1\"}],\"dns\":{}}";
+        JsonNode cache = JSON.readTree(call("ConvertTo-WinProxySourceVipCache -Result '" + v030
+                + "' -Address 10.244.1.2").stdout());
+        assertThat(cache.path("ip4").path("ip").asText()).isEqualTo("10.244.1.2/24");
+        assertThat(cache.path("cniVersion").asText()).isEqualTo("0.2.0");
+        // What sig-windows-tools' flannel kube-proxy start script does with it: $json.ip4.ip.Split("/")[0].
+        String v020 = "{\"cniVersion\":\"0.2.0\",\"ip4\":{\"ip\":\"10.244.1.7/24\"}}";
+        assertThat(call("(ConvertTo-WinProxySourceVipCache -Result '" + v020 + "' -Address 10.244.1.7 | "
+                + "ConvertFrom-Json).ip4.ip.Split('/')[0]").stdout()).isEqualTo("10.244.1.7");
+    }
+
+    @Test
+    void dsrIsOnOnlyWhereTheCniConfigurationAllowsHairpinUnderDsr() throws Exception {
+        String decide = "(Get-WinProxyDsrDecision -PassThrough @('--v=2') -Setting '' -ConfigFiles @(";
+        String flannel = "[pscustomobject] @{ Name = '10-flannel.conf'; Text = '{\"type\":\"flannel\","
+                + "\"delegate\":{\"type\":\"win-overlay\"}}' }";
+        String loopback = "[pscustomobject] @{ Name = '10-flannel.conf'; Text = '{\"delegate\":{\"type\":"
+                + "\"win-overlay\",\"loopbackDSR\": true}}' }";
+        String calico = "[pscustomobject] @{ Name = '10-calico.conf'; Text = '{\"type\": \"calico\"}' }";
+        String azure = "[pscustomobject] @{ Name = '10-azure.conflist'; Text = '{\"plugins\":[{\"type\":"
+                + "\"azure-vnet\"}]}' }";
+        assertThat(call(decide + flannel + ")).Flag -eq $null").stdout()).isEqualTo("True");
+        assertThat(call(decide + flannel + ")).Reason").stdout()).startsWith("off: none of 10-flannel.conf");
+        assertThat(call(decide + "))).Reason").stdout()).startsWith("off: no CNI configuration");
+        for (String allowing : List.of(loopback, calico, azure)) {
+            assertThat(call(decide + allowing + ")).Flag").stdout()).isEqualTo("--enable-dsr=true");
+        }
+        assertThat(call("(Get-WinProxyDsrDecision -PassThrough @('--enable-dsr=false') -Setting 'true' "
+                + "-ConfigFiles @(" + calico + ")).Flag -eq $null").stdout()).as("the args' flag stands")
+                .isEqualTo("True");
+        assertThat(call("(Get-WinProxyDsrDecision -Setting 'false' -ConfigFiles @(" + calico + ")).Flag").stdout())
+                .isEqualTo("--enable-dsr=false");
+        assertThat(call("Get-WinProxyDsrDecision -Setting 'yes' -ConfigFiles @()").stderr())
+                .contains("WINPROXY_ENABLE_DSR: not true, false or empty");
     }
 
     /**

@@ -47,6 +47,20 @@ class InstallerCommandTest {
     }
 
     @Test
+    void aServiceCommandLineWithoutALogFileOrDirectoryIsRegisteredWithAWarningThatItLogsNowhere() {
+        assertThat(command.run("install", "--name", "kube-proxy", "--", "java.exe", "-jar", "winproxy-agent.jar",
+                "--windows-service")).isZero();
+        assertThat(err.toString(StandardCharsets.UTF_8).strip()).isEqualTo(LogDestination.WARNING);
+
+        for (String logFlag : List.of("--log-file=C:\\k\\kube-proxy.log", "--log-dir=C:\\k\\logs")) {
+            err.reset();
+            assertThat(command.run("install", "--name", "kube-proxy", "--", "java.exe", "-jar",
+                    "winproxy-agent.jar", "--windows-service", "--logtostderr=false", logFlag)).isZero();
+            assertThat(err.toString(StandardCharsets.UTF_8)).as(logFlag).isEmpty();
+        }
+    }
+
+    @Test
     void startTypeDelayedFromTheCommandLineSetsTheDelayedAutoStartFlagOnTheCreatedService() {
         ServiceConfigApi api = mock(ServiceConfigApi.class);
         ServiceConfigApi.Handle manager = new ServiceConfigApi.Handle() { };

@@ -64,12 +64,53 @@ class ServiceRegistrarWindowsIT {
         }
     }
 
+    @Test
+    void aReplacementChangesOnlyTheProgramThroughTheRealCallsAndARollbackPutsItBack(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        JnaServiceConfigApi api = new JnaServiceConfigApi();
+        api.close(openManagerOrSkip(api));
+        ServiceRegistrar registrar = new ServiceRegistrar(api);
+        // WMCO's shape: a log runner in front of kube-proxy.exe; the files need not exist to be registered.
+        String wmco = "C:\\k\\kube-log-runner.exe -log-file=C:\\var\\log\\kube-proxy\\kube-proxy.log "
+                + "C:\\k\\kube-proxy.exe --config C:\\k\\kube-proxy.conf --windows-service";
+        java.nio.file.Path record = dir.resolve(NAME + ".properties");
+        try {
+            registrar.install(new ServiceDefinition(NAME, "winproxy IT", "throw-away service of an IT", wmco,
+                    StartType.MANUAL, List.of("Tcpip"), RecoveryActions.DEFAULTS), true);
+
+            registrar.replace(NAME, "C:\\k\\winproxy\\kube-proxy.exe", List.of(), record);
+
+            ServiceConfigApi.ServiceConfig replaced = config(api);
+            assertThat(CommandLine.split(replaced.binaryPath())).containsExactly("C:\\k\\kube-log-runner.exe",
+                    "-log-file=C:\\var\\log\\kube-proxy\\kube-proxy.log", "C:\\k\\winproxy\\kube-proxy.exe",
+                    "--config", "C:\\k\\kube-proxy.conf", "--windows-service");
+            assertThat(replaced.dependencies()).containsExactly("Tcpip");
+            assertThat(replaced.account()).isEqualTo("LocalSystem");
+            assertThat(readBack(api).restartDelaysMillis()).containsExactly(10_000, 30_000, 60_000);
+
+            assertThat(registrar.rollback(NAME, record)).isEqualTo(wmco);
+            assertThat(config(api).binaryPath()).isEqualTo(wmco);
+        } finally {
+            registrar.uninstall(NAME);
+        }
+    }
+
+    private static ServiceConfigApi.ServiceConfig config(JnaServiceConfigApi api) {
+        return onService(api, api::queryConfig);
+    }
+
     private static ServiceConfigApi.StoredSettings readBack(JnaServiceConfigApi api) {
+        return onService(api, api::query);
+    }
+
+    /** Reads the test service with {@code read}, closing the handles afterwards. */
+    private static <T> T onService(JnaServiceConfigApi api,
+            java.util.function.Function<ServiceConfigApi.Handle, T> read) {
         ServiceConfigApi.Handle manager = api.openManager();
         try {
             ServiceConfigApi.Handle service = api.openService(manager, NAME).orElseThrow();
             try {
-                return api.query(service);
+                return read.apply(service);
             } finally {
                 api.close(service);
             }

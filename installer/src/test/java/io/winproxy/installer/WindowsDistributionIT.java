@@ -71,9 +71,50 @@ class WindowsDistributionIT {
                 "powershell/WinProxy/WinProxy.psm1",
                 "hostprocess/winproxy.yaml",
                 "hostprocess/Dockerfile",
-                "hostprocess/start.ps1");
+                "hostprocess/start.ps1",
+                "lib/jnidispatch.dll",
+                "THIRD-PARTY-NOTICES",
+                "SHA256SUMS");
         assertThat(zip.keySet()).as("no base directory, no stray files")
                 .allMatch(name -> !name.startsWith("winproxy-" + version + "/"));
+    }
+
+    @Test
+    void sha256sumsVerifiesEveryFileOfTheZip() throws Exception {
+        java.security.MessageDigest sha256 = java.security.MessageDigest.getInstance("SHA-256");
+        Map<String, String> sums = new HashMap<>();
+        for (String line : text("SHA256SUMS").split("\n")) {
+            assertThat(line).as("sha256sum's format").matches("[0-9a-f]{64}  \\S.*");
+            sums.put(line.substring(66), line.substring(0, 64));
+        }
+        List<String> files = zip.keySet().stream().filter(name -> !name.equals("SHA256SUMS")).sorted().toList();
+        assertThat(sums.keySet()).containsExactlyInAnyOrderElementsOf(files);
+        for (String file : files) {
+            assertThat(java.util.HexFormat.of().formatHex(sha256.digest(zip.get(file)))).as(file)
+                    .isEqualTo(sums.get(file));
+        }
+    }
+
+    @Test
+    void thirdPartyNoticesNameEveryBundledJarWithItsVersionAndLicence() {
+        String notices = text("THIRD-PARTY-NOTICES");
+        List<String> jars = zip.keySet().stream().filter(name -> name.matches("lib/[^/]+\\.jar"))
+                .filter(name -> !name.equals("lib/winproxy-installer.jar")).toList();
+        List<String> blocks = Arrays.asList(notices.split("\r\n(?=\\S)"));
+        for (String jar : jars) {
+            String file = jar.substring("lib/".length());
+            java.util.Optional<String> block = blocks.stream().filter(b -> b.contains("(lib\\" + file + ")"))
+                    .findFirst();
+            if (file.matches("(hns-client|vfp-policy|dsr)-" + java.util.regex.Pattern.quote(version) + "\\.jar")) {
+                assertThat(block).as("winproxy's own " + file + " is not third-party").isEmpty();
+                continue;
+            }
+            assertThat(block).as(file).isPresent();
+            assertThat(block.get().lines().skip(1).toList()).as("the licence of " + file).isNotEmpty()
+                    .allMatch(line -> line.startsWith("    ") && !line.isBlank());
+        }
+        assertThat(notices).contains("net.java.dev.jna:jna:").contains("lib\\jnidispatch.dll")
+                .contains("Apache");
     }
 
     @Test
@@ -156,6 +197,18 @@ class WindowsDistributionIT {
     }
 
     @Test
+    void kubeProxyExeCarriesWinproxysVersionInItsVersionResource() {
+        PeVersionResource resource = PeVersionResource.of(zip.get("kube-proxy.exe"));
+        // What (Get-Item kube-proxy.exe).VersionInfo shows as FileVersion and ProductVersion.
+        assertThat(resource.strings()).containsEntry("FileVersion", version).containsEntry("ProductVersion", version)
+                .containsEntry("OriginalFilename", "kube-proxy.exe").containsEntry("ProductName", "winproxy");
+        String[] numbers = version.replaceFirst("-.*", "").split("\\.");
+        String fixed = String.join(".", Arrays.copyOf(numbers, 4)).replace("null", "0");
+        assertThat(resource.fileVersion()).isEqualTo(fixed);
+        assertThat(resource.productVersion()).isEqualTo(fixed);
+    }
+
+    @Test
     @EnabledOnOs(OS.WINDOWS)
     void kubeProxyExeRunsTheAgentFromTheUnpackedZipAndPrintsKubeProxysVersion(@TempDir Path home)
             throws IOException, InterruptedException {
@@ -188,7 +241,7 @@ class WindowsDistributionIT {
     @Test
     void libHoldsRuntimeJarsOnlyAndNoTestLibraries() {
         List<String> lib = zip.keySet().stream().filter(name -> name.startsWith("lib/")).toList();
-        assertThat(lib).isNotEmpty().allMatch(name -> name.endsWith(".jar"));
+        assertThat(lib).isNotEmpty().allMatch(name -> name.endsWith(".jar") || name.equals("lib/jnidispatch.dll"));
         assertThat(lib).noneMatch(name -> name.contains("junit") || name.contains("assertj")
                 || name.contains("mockito") || name.contains("ps-scripts") || name.endsWith(".pom"));
     }
@@ -200,12 +253,39 @@ class WindowsDistributionIT {
                 .doesNotContain("-XX:+ExitOnOutOfMemoryError");
         assertThat(text("winproxy.cmd")).contains("set WINPROXY_JVM_DEFAULTS=\"@%WINPROXY_HOME%\\jvm.options\"")
                 .contains("\"@%WINPROXY_HOME%\\jvm-cds.options\"")
-                .contains("\"%JAVA_EXE%\" %WINPROXY_JVM_DEFAULTS% %WINPROXY_JAVA_OPTS% -jar");
+                .contains("\"%JAVA_EXE%\" %WINPROXY_JVM_DEFAULTS% \"-Djna.boot.library.path=");
         assertThat(text("winproxy.ps1")).contains("@('jvm.options', 'jvm-cds.options')")
                 .contains("$javaOptions += \"@$path\"").contains("$javaOptions += @($env:WINPROXY_JAVA_OPTS");
         assertThat(text("install-service.ps1")).contains("& $java @jvmDefaults -jar $jar cds")
-                .contains("$commandLine = @($java, '-Xrs') + $jvmDefaults + $JavaOptions + @('-jar', $jar)")
+                .contains("$commandLine = @($java, '-Xrs') + $jvmDefaults + $jnaOptions + $JavaOptions + @('-jar', $jar)")
                 .contains("[string[]] $JavaOptions = @(),");
+    }
+
+    @Test
+    void jnaLoadsItsNativeLibraryFromLibInEveryLaunchPathNeverFromTemp() throws IOException {
+        String jna = zip.keySet().stream().filter(name -> name.matches("lib/jna-\\d[^/]*\\.jar")).findFirst()
+                .orElseThrow();
+        byte[] inJar = null;
+        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip.get(jna)))) {
+            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                if (entry.getName().equals("com/sun/jna/win32-x86-64/jnidispatch.dll")) {
+                    inJar = in.readAllBytes();
+                }
+            }
+        }
+        assertThat(inJar).as("the 64-bit Windows library in " + jna).isNotNull();
+        assertThat(zip.get("lib/jnidispatch.dll")).as("shipped unpacked, the same build as the jar's")
+                .isEqualTo(inJar);
+
+        assertThat(text("winproxy.cmd")).contains("\"-Djna.boot.library.path=%WINPROXY_HOME%\\lib\" "
+                + "-Djna.nounpack=true %WINPROXY_JAVA_OPTS% -jar");
+        String jnaOptions = "$jnaOptions = @(\"-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath "
+                + "'lib')\", '-Djna.nounpack=true')";
+        assertThat(text("winproxy.ps1")).contains(jnaOptions).contains("& $java @jnaOptions @javaOptions -jar $jar");
+        assertThat(text("install-service.ps1")).contains(jnaOptions)
+                .contains("+ $jnaOptions + $JavaOptions + @('-jar', $jar)");
+        // The DaemonSet's start.ps1 runs winproxy through winproxy.ps1; kube-proxy.exe is checked by its Wine IT.
+        assertThat(text("hostprocess/start.ps1")).contains("-ChildPath 'winproxy.ps1'").contains("& $launcher @all");
     }
 
     @Test
@@ -243,6 +323,12 @@ class WindowsDistributionIT {
         assertThat(script).doesNotContain("Remove-HnsPolicyList");
         assertThat(script).as("a Java runtime in one step").contains("[string] $JavaHome").contains("[string] $RuntimeZip")
                 .contains("Expand-Archive -LiteralPath $RuntimeZip").contains("ChildPath 'runtime'");
+        assertThat(script).as("-ReplaceService and -RollbackService run the installer's replace and rollback")
+                .contains("[string] $ReplaceService").contains("[string] $RollbackService")
+                .contains("'io.winproxy.installer.Main'")
+                .contains("@('replace', '--name', $target, '--kube-proxy', (Join-Path -Path $winproxyHome -ChildPath "
+                        + "'kube-proxy.exe'), '--record', $record)")
+                .contains("@('rollback', '--name', $target, '--record', $record)");
         assertThat(script).as("the state directory is SYSTEM + Administrators only, owned by Administrators")
                 .contains("Initialize-WinProxyStateDirectory -Path $StateDirectory")
                 .contains("$acl.SetAccessRuleProtection($true, $false)")
@@ -292,8 +378,14 @@ class WindowsDistributionIT {
         assertThat(text("hostprocess/start.ps1")).as("CRLF line endings for Windows PowerShell").contains("\r\n");
         assertThat(text("hostprocess/Dockerfile")).as("the image's entry point is the same script")
                 .contains("\"-File\", \"" + START_SCRIPT_IN_IMAGE.replace("\\", "\\\\") + "\"]");
-        assertThat(strings(container.path("args"))).contains("--v=2", "--enable-dsr=true")
-                .anyMatch(arg -> arg.startsWith("--feature-gates=") && arg.contains("WinDSR=true"));
+        assertThat(strings(container.path("args"))).contains("--v=2")
+                .anyMatch(arg -> arg.startsWith("--feature-gates=") && arg.contains("WinDSR=true"))
+                .as("DSR is start.ps1's decision per node, from the CNI configuration")
+                .noneMatch(arg -> arg.startsWith("--enable-dsr"));
+        assertThat(envByName(container).get("WINPROXY_ENABLE_DSR").path("value").asText()).isEmpty();
+        assertThat(text("hostprocess/start.ps1")).contains("Get-WinProxyDsrDecision -PassThrough $PassThrough")
+                .contains("'\"loopbackDSR\"").contains("'\"enableLoopbackDSR\"").contains("\"calico\"")
+                .contains("\"azure-vnet\"").contains("Write-WinProxyStartLog \"DSR $($dsr.Reason)\"");
         assertThat(envByName(container).get("NODE_NAME").path("valueFrom").path("fieldRef").path("fieldPath").asText())
                 .isEqualTo("spec.nodeName");
         assertThat(container.path("image").asText()).isEqualTo("winproxy:" + version + "-hostprocess");
@@ -328,7 +420,8 @@ class WindowsDistributionIT {
         String request = hereString.replace("$NetworkName", "flannel.4096").replace("$Subnet", "10.244.1.0/24")
                 .replace("$script:HostLocalDataDir", dataDir);
 
-        JsonNode expected = JSON.readTree("{\"cniVersion\": \"0.3.0\", \"name\": \"flannel.4096\", \"ipam\": "
+        // 0.2.0 as theirs, so that host-local prints the ip4.ip shape their script reads back after a rollback.
+        JsonNode expected = JSON.readTree("{\"cniVersion\": \"0.2.0\", \"name\": \"flannel.4096\", \"ipam\": "
                 + "{\"type\": \"host-local\", \"ranges\": [[{\"subnet\": \"10.244.1.0/24\"}]], "
                 + "\"dataDir\": \"/var/lib/cni/networks\"}}");
         assertThat(JSON.readTree(request)).isEqualTo(expected);

@@ -62,8 +62,8 @@ class CommandLineLaunchersReplayTest {
             new Launcher("AKS kubeproxystart.ps1 (old cluster, IPv6DualStack still in the gate list)",
                     "--v=3 --proxy-mode=kernelspace --hostname-override=akswin000000 --kubeconfig=c:\\k\\config"
                             + " --enable-dsr=true --feature-gates=WinDSR=true,IPv6DualStack=true"),
-            new Launcher("OpenShift WMCO (sc.exe binPath: kube-proxy.exe --config <file> --windows-service)",
-                    "--config C:\\k\\kube-proxy\\kube-proxy-config.yaml --windows-service"),
+            new Launcher("OpenShift WMCO (behind kube-log-runner.exe: --config ... --windows-service)",
+                    "--config C:\\k\\kube-proxy.conf --windows-service"),
             new Launcher("EKS DSR variant (EKS-WindowsServiceHost.exe)",
                     "--kubeconfig=C:\\ProgramData\\kubernetes\\kubeconfig --v=1 --proxy-mode=kernelspace"
                             + " --hostname-override=ip-10-0-1-23.ec2.internal --feature-gates=\"WinDSR=true\""

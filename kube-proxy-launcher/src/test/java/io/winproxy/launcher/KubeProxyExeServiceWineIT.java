@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,6 +79,32 @@ class KubeProxyExeServiceWineIT extends KubeProxyExeServiceScenarios {
         assumeTrue(created.exitCode() != 5, "registering a service needs an elevated prompt");
         assertThat(created.exitCode()).as("sc create: %s%s", created.stdout(), created.stderr()).isZero();
         registered = true;
+    }
+
+    /**
+     * OpenShift WMCO puts kube-log-runner.exe in front of kube-proxy.exe: the service's program is the runner, which
+     * hands kube-proxy.exe a log file as its standard output and error. kube-proxy.exe is the service (it connects to
+     * the service manager) and must hand the agent that file, not NUL, or the runner's log stays empty.
+     */
+    @Test
+    void behindALogRunnerTheAgentsOutputReachesTheRunnersFile() throws Exception {
+        Path log = home.resolve("kube-proxy.log");
+        String harness = host.windowsPath(WindowsApiHost.TOOLS.resolve("harness.exe").toAbsolutePath());
+        WindowsApiHost.Result created = sc("create", name, "binPath=", "\"" + harness + "\" runner \""
+                + host.windowsPath(log) + "\" \"" + exe + "\" --windows-service --stand-in-say=agent-output"
+                + " --stand-in-record=" + recordArgument());
+        assumeTrue(created.exitCode() != 5, "registering a service needs an elevated prompt");
+        assertThat(created.exitCode()).as("sc create: %s%s", created.stdout(), created.stderr()).isZero();
+        registered = true;
+
+        start();
+        awaitState(RUNNING);
+        stop();
+        Status stopped = awaitState(STOPPED);
+
+        assertThat(stopped.win32ExitCode()).isZero();
+        assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("agent-output stdout")
+                .contains("agent-output stderr");
     }
 
     @Override

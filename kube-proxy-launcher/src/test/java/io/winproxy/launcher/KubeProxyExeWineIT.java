@@ -107,16 +107,18 @@ class KubeProxyExeWineIT {
         Map<String, String> jvmOptions = Map.of("STANDIN_JVM_OPTIONS", "1");
         Map<String, String> withOperator = Map.of("STANDIN_JVM_OPTIONS", "1", "WINPROXY_JAVA_OPTS", "-Xmx300m");
 
+        String jna = "-Djna.boot.library.path=" + dir + "\\lib";
         assertThat(runEach(launcher, List.of("\"" + launcher + "\" --version"), withOperator).get(0).argv())
-                .as("no argument files next to the jar: the operator's options alone").containsExactly("-Xmx300m");
+                .as("no argument files next to the jar: the operator's options alone")
+                .containsExactly(jna, "-Djna.nounpack=true", "-Xmx300m");
 
         Files.writeString(folder.resolve("jvm.options"), "-Xmx192m\r\n");
         assertThat(runEach(launcher, List.of("\"" + launcher + "\" --version"), jvmOptions).get(0).argv())
-                .containsExactly("@" + dir + "\\jvm.options");
+                .containsExactly("@" + dir + "\\jvm.options", jna, "-Djna.nounpack=true");
         Files.writeString(folder.resolve("jvm-cds.options"), "-Xshare:auto\r\n");
         List<Started> started = runEach(launcher, List.of("\"" + launcher + "\" --version"), withOperator);
         assertThat(started.get(0).argv()).containsExactly("@" + dir + "\\jvm.options",
-                "@" + dir + "\\jvm-cds.options", "-Xmx300m");
+                "@" + dir + "\\jvm-cds.options", jna, "-Djna.nounpack=true", "-Xmx300m");
     }
 
     @Test
@@ -128,6 +130,16 @@ class KubeProxyExeWineIT {
             assertThat(started.exitCode()).isEqualTo(code);
             assertThat(started.argv()).containsExactly("--version");
         }
+    }
+
+    @Test
+    void jnaLoadsItsNativeLibraryFromLibBesideTheLauncherNeverFromTemp() throws Exception {
+        String folder = exe.substring(0, exe.lastIndexOf('\\'));
+        Started started = runEach(List.of(exe + " --version"), Map.of("STANDIN_JVM_OPTIONS", "1",
+                "WINPROXY_JAVA_OPTS", "-Xss1m")).get(0);
+
+        assertThat(started.argv()).containsExactly("-Djna.boot.library.path=" + folder + "\\lib",
+                "-Djna.nounpack=true", "-Xss1m");
     }
 
     @Test

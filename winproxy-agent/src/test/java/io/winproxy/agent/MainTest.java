@@ -5,6 +5,7 @@ import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -30,6 +31,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mockito.ArgumentCaptor;
+import org.mockito.InOrder;
 
 /** {@link Main}'s edges: the JVM it refuses and where a start-up failure is reported, with the Event Log mocked. */
 class MainTest {
@@ -89,6 +91,21 @@ class MainTest {
         verify(eventLog).report(eq(StartupFailureReporter.EVENT_SOURCE), eq(EventLogApi.ERROR_TYPE),
                 eq(StartupFailureReporter.EVENT_ID), message.capture());
         assertThat(message.getValue()).isEqualTo(err().strip()).contains("--no-such-flag");
+        // The source is registered (when it may be) before the event is written, not only by install-service.ps1.
+        InOrder order = inOrder(eventLog);
+        order.verify(eventLog).registerSource(StartupFailureReporter.EVENT_SOURCE);
+        order.verify(eventLog).report(anyString(), anyInt(), anyInt(), anyString());
+    }
+
+    @Test
+    void anEventSourceThatCannotBeRegisteredStillGetsTheEvent() {
+        when(eventLog.hasConsole()).thenReturn(false);
+        doThrow(new IllegalStateException("access denied")).when(eventLog).registerSource(anyString());
+
+        int code = run(jvm("Windows Server 2022", "amd64", "64"), true, "--windows-service", "--no-such-flag");
+
+        assertThat(code).isEqualTo(Main.EXIT_USAGE);
+        verify(eventLog).report(eq("winproxy"), eq(EventLogApi.ERROR_TYPE), eq(1000), eq(err().strip()));
     }
 
     @Test

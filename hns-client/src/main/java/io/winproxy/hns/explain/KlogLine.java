@@ -28,6 +28,10 @@ final class KlogLine {
     /** A key of klog's key/value list, followed by a quoted value or the start of a multi-line value. */
     private static final Pattern KEY = Pattern.compile("(?:^|\\s)([A-Za-z_][\\w.-]*)=(\"|<\\n)");
     private static final Pattern HRESULT = Pattern.compile("\\((0x[0-9a-fA-F]{8})\\)");
+    /** The value of winproxy's own {@code hresult=0x803b0013} key. */
+    private static final Pattern HRESULT_VALUE = Pattern.compile("0x[0-9a-fA-F]{8}");
+    /** The same key written bare ({@code HnsErrors.Diagnosis#logValue}). */
+    private static final Pattern BARE_HRESULT = Pattern.compile("(?:^|\\s)hresult=(0x[0-9a-fA-F]{8})(?:\\s|$)");
     /** The keys an error is logged under, in order of preference. */
     private static final List<String> ERROR_KEYS = List.of("err", "error");
 
@@ -45,7 +49,13 @@ final class KlogLine {
         if (!header.find()) {
             return Optional.empty();
         }
-        return errorDocument(textValues(text.substring(header.end())));
+        String rest = text.substring(header.end());
+        Map<String, String> values = textValues(rest);
+        Matcher bare = BARE_HRESULT.matcher(rest);
+        if (!values.containsKey("hresult") && bare.find()) {
+            values.put("hresult", bare.group(1));
+        }
+        return errorDocument(values);
     }
 
     /** The HNS document inside a klog JSON record ({@code ts}, {@code msg} and key/values), or empty. */
@@ -82,6 +92,13 @@ final class KlogLine {
             if (start >= 0 && value.lastIndexOf('}') > start) {
                 return Optional.of(value.substring(start, value.lastIndexOf('}') + 1));
             }
+        }
+        String own = values.get("hresult");
+        if (own != null && HRESULT_VALUE.matcher(own).matches()) {
+            // winproxy's line: err="<op> failed: 0x... NAME" hresult=0x803b0013 cause="..."
+            String message = values.getOrDefault("err", "");
+            return Optional.of("{\"Success\":false,\"Error\":" + jsonString(message) + ",\"ErrorCode\":"
+                    + Long.parseLong(own.substring(2), 16) + "}");
         }
         for (String value : candidates) {
             Matcher hr = HRESULT.matcher(value);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsErrors;
 import io.winproxy.hns.HnsFeature;
 import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.HnsVersion;
@@ -29,20 +30,6 @@ import java.util.stream.Collectors;
 
 /** Readable and structured summaries of each decoded document kind (the explainer's output). */
 final class Summaries {
-    /** What usually causes the HRESULTs operators ask about (hcn-api.md section 4.3). */
-    private static final Map<Integer, String> HINTS = Map.of(
-            HResults.HCN_E_INVALID_JSON_REFERENCE,
-            "the load balancer names no endpoint, or an endpoint ID that does not exist (any more)",
-            HResults.HCN_E_PORT_ALREADY_EXISTS,
-            "another load balancer already uses this VIP, protocol and port, or the host reserved the port",
-            HResults.HCN_E_PORT_NOT_FOUND,
-            "a referenced endpoint's switch port is gone (the pod's endpoint was deleted or detached)",
-            HResults.HCN_E_INVALID_POLICY, "a policy is malformed or misses a required member",
-            HResults.HCN_E_INVALID_INTERNAL_PORT, "the port mapping's InternalPort is 0",
-            HResults.ERROR_NOT_FOUND, "the object does not exist (any more)",
-            HResults.E_NOTIMPL, "this HNS build does not implement the call (HcnModifyLoadBalancer needs HNS 15.4)",
-            HResults.HCN_E_ENTITY_HAS_REFERENCES, "other objects (e.g. load balancers) still reference it");
-
     private static final Function<String, String> NO_IPS = id -> null;
 
     private Summaries() {
@@ -161,15 +148,18 @@ final class Summaries {
         t.append("HNS error ").append(HResults.describe(hr)).append('\n');
         line(t, "Message", rec.error().isBlank() ? "-" : rec.error().trim());
         HResults.message(hr).ifPresent(m -> line(t, "Meaning", m));
-        if (HINTS.containsKey(hr)) {
-            line(t, "Usual cause", HINTS.get(hr));
-        }
+        HnsErrors.Diagnosis d = HnsErrors.diagnose(hr);
+        line(t, "Likely cause", d.cause());
+        line(t, "Fix", d.fix());
         ObjectNode json = node();
         json.put("kind", "error-record");
         json.put("success", rec.success());
         json.put("hresult", HResults.hex(hr));
         json.put("name", HResults.name(hr));
         json.put("message", rec.error().trim());
+        json.put("cause", d.cause());
+        json.put("fix", d.fix());
+        json.put("errorLabel", d.errorLabel());
         return finish("error-record", t, json, notes);
     }
 

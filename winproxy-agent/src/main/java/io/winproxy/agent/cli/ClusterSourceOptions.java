@@ -34,8 +34,14 @@ public final class ClusterSourceOptions {
             description = "Use the bundled example cluster (the demo's) instead of the API server.")
     boolean exampleCluster;
 
+    /** Where the cluster comes from, one phrase: "the manifests in DIR" or "the example cluster". */
+    String describe() {
+        return manifests != null ? "the manifests in " + manifests : exampleCluster ? "the example cluster"
+                : "the API server";
+    }
+
     /** True when the cluster comes from files (manifests or the example), not from the API server. */
-    boolean offline() {
+    public boolean offline() {
         return manifests != null || exampleCluster;
     }
 

@@ -1,6 +1,8 @@
 package io.winproxy.agent.cli;
 
 import io.winproxy.agent.config.ConfigException;
+import io.winproxy.agent.config.ConfigResolver;
+import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import picocli.CommandLine.Mixin;
 
@@ -18,8 +20,18 @@ public final class OfflineInputs {
     @Mixin
     ClusterSourceOptions cluster = new ClusterSourceOptions();
 
+    /** The proxy configuration of these inputs (flags, {@code --config}, environment), nothing else evaluated. */
+    public ProxyConfig config(CliContext context) throws ConfigException {
+        return ConfigResolver.resolve(flags, context.env());
+    }
+
+    /** True when the cluster comes from files ({@code --manifests}, {@code --example-cluster}). */
+    public boolean offlineCluster() {
+        return cluster.offline();
+    }
+
     /** The read-only model of these inputs ({@link OfflineModel#compute}). */
-    OfflineModel compute(CliContext context) throws ConfigException {
+    public OfflineModel compute(CliContext context) throws ConfigException {
         return OfflineModel.compute(context, flags, host, cluster);
     }
 }

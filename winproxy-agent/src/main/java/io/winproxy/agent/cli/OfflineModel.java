@@ -27,6 +27,7 @@ import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.tracking.ProxyState;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,12 +48,17 @@ import org.slf4j.LoggerFactory;
  * state is only read, the journal never flushed, and the source-VIP endpoint never created.
  *
  * @param fromHnsState true when the host is an existing one (the trace then follows what HNS holds)
+ * @param state        the trackers' state (service ports and endpoints) the evaluation applied
+ * @param journal      the ownership journal read (in memory for a fresh emulated host)
+ * @param nodeName     this node
+ * @param inputs       where the cluster, the host and the journal came from, one phrase ({@code winproxy status})
  */
-record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, ObservedState observed, NodeNetwork node,
-                    boolean fromHnsState, HnsClient hns) {
+public record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, ObservedState observed,
+                           NodeNetwork node, boolean fromHnsState, HnsClient hns, ProxyState state,
+                           OwnershipJournal journal, String nodeName, String inputs) {
     private static final Logger logger = LoggerFactory.getLogger(OfflineModel.class);
 
-    static OfflineModel compute(CliContext context, ProxyFlags flags, HnsHostOptions host,
+    public static OfflineModel compute(CliContext context, ProxyFlags flags, HnsHostOptions host,
                                 ClusterSourceOptions source) throws ConfigException {
         ProxyConfig config = ConfigResolver.resolve(flags, context.env());
         // Flag and gate errors (e.g. --enable-dsr with WinDSR=false) fail before any host is built or logged about.
@@ -134,8 +140,13 @@ record OfflineModel(ProxyConfig config, PolicySnapshot snapshot, Plan plan, Obse
                     + "and no local interface holds the node IP " + nodeNetwork.nodeIps().values()
                     + ": the host MAC is unknown and the proxy would program nothing");
         }
+        String clusterFrom = source.offline() ? source.describe() : "the API server";
+        String hostFrom = host.hnsState().map(f -> "the emulated HNS in " + f)
+                .orElse(existingHost ? "this node's HNS" : "a fresh emulated HNS built from the Nodes");
+        String journalFrom = existingHost ? "the journal in " + host.stateDir(context.env()) : "no journal";
         return new OfflineModel(config, result.snapshot(), result.plan(), result.observed(), result.node(),
-                existingHost, hns);
+                existingHost, hns, result.state(), journal, nodeName, clusterFrom + ", " + hostFrom + " and "
+                + journalFrom);
     }
 
     /**

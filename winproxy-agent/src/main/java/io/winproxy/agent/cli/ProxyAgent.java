@@ -16,6 +16,7 @@ import io.winproxy.agent.kube.KubeClientFactory;
 import io.winproxy.agent.kube.KubeEventRecorder;
 import io.winproxy.agent.metrics.BuildInfo;
 import io.winproxy.agent.metrics.MetricsServer;
+import io.winproxy.agent.status.StatusEndpoint;
 import io.winproxy.agent.metrics.PrometheusAgentMetrics;
 import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
@@ -126,6 +127,7 @@ public final class ProxyAgent implements AutoCloseable {
         loop = new ProxySyncLoop(engine, dataplane, health, serviceHealth, metrics, events, Clock.systemUTC(),
                 List.of(IpFamily.IPV4), nodeName, ProxySyncLoop.Timing.of(config.minSyncPeriod(),
                 config.syncPeriod()), scheduler, setup.onSync());
+        metricsServer.route(StatusEndpoint.PATH, new StatusEndpoint(loop)::handle);
         ClusterEventHandler handler = setup.handlerDecorator() == null ? loop : setup.handlerDecorator().apply(loop);
         watcher = new ClusterWatcher(client, pipeline.watchOptions(), handler, apiTraffic);
     }

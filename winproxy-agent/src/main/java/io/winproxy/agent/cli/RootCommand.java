@@ -11,6 +11,7 @@ import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.state.InstanceLock;
+import io.winproxy.agent.status.StatusCommand;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.agent.winsvc.LauncherStopEvent;
 import io.winproxy.agent.winsvc.PriorityClass;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Option;
 @Command(name = "winproxy", scope = ScopeType.INHERIT,
         description = "A drop-in replacement for kube-proxy's Windows kernelspace mode.",
         subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class, HnsCommand.class,
-                CleanupCommand.class, VersionCommand.class, CdsCommand.class})
+                CleanupCommand.class, StatusCommand.class, VersionCommand.class, CdsCommand.class})
 public final class RootCommand implements Callable<Integer> {
     private static final Logger logger = LoggerFactory.getLogger(RootCommand.class);
 

@@ -1,6 +1,7 @@
 package io.winproxy.agent.dataplane;
 
 import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsErrors;
 import io.winproxy.hns.HnsException;
 import io.winproxy.hns.NetworkSession;
 import io.winproxy.hns.model.HcnPolicy;
@@ -216,10 +217,11 @@ final class Execution implements PlanStep.Visitor<Void> {
             unavailableInARow = e.isServiceUnavailable() ? unavailableInARow + 1 : 0;
             ex.backoff.failed(object);
             reserved.failed(step, e);
+            HnsErrors.Diagnosis d = HnsErrors.diagnose(e);
             logger.atWarn().setMessage("HNS step failed; will retry").addKeyValue("op", step.op())
                     .addKeyValue("object", object).addKeyValue("service", step.service())
-                    .addKeyValue("hresult", e.hresultName()).addKeyValue("attempt", ex.backoff.failures(object))
-                    .addKeyValue("err", e.getMessage()).log();
+                    .addKeyValue("hresult", d.hex()).addKeyValue("name", d.name()).addKeyValue("cause", d.cause())
+                    .addKeyValue("attempt", ex.backoff.failures(object)).addKeyValue("err", e.getMessage()).log();
             result.failures.add(new ApplyResult.StepFailure(step.op(), object, step.service(), e.hresultName(),
                     e.getMessage()));
         } catch (UnresolvedBackendsException e) {

@@ -96,6 +96,20 @@ public final class HnsDataplane {
         return executor.modifySupported();
     }
 
+    /**
+     * How a failed object backs off ({@code winproxy status}): consecutive failures and how long its steps are still
+     * skipped. Sync thread only, like {@link #apply}.
+     *
+     * @param object a plan step's object (a load-balancer key, an endpoint IP, an ID)
+     */
+    public Backoff backoff(String object) {
+        return new Backoff(executor.backoff.failures(object), executor.backoff.waitLeft(object));
+    }
+
+    /** Consecutive failures of an object and the time left before its steps run again. */
+    public record Backoff(int failures, Duration waitLeft) {
+    }
+
     /** What winproxy learnt about HNS honouring the IDs it chooses, in one line. */
     public String idChoice() {
         return ids.describe();

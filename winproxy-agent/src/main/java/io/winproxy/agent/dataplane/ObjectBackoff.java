@@ -46,6 +46,13 @@ final class ObjectBackoff {
         states.remove(object);
     }
 
+    /** How long steps on this object are still skipped (zero when they may run now). */
+    Duration waitLeft(String object) {
+        State s = states.get(object);
+        long left = s == null ? 0 : s.notBeforeNanos() - nanoTime.getAsLong();
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
     /** Consecutive failures of an object (0 when healthy). */
     int failures(String object) {
         State s = states.get(object);

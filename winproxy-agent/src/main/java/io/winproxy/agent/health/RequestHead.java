@@ -103,9 +103,10 @@ record RequestHead(HttpRequest request, boolean keepAlive) {
         if (path == null) {
             return new RequestHead(null, false);
         }
+        String query = query(parts[1]);
         // Bodies are never read, so a request with one ends its connection; HTTP/1.0 closes by default.
         boolean keepAlive = parts[2].equals("HTTP/1.1") && !close && !hasBody;
-        return new RequestHead(new HttpRequest(parts[0], path, accept), keepAlive);
+        return new RequestHead(new HttpRequest(parts[0], path, accept, query), keepAlive);
     }
 
     /** The decoded path of an origin-form or absolute-form target; null when it is not a valid URI. */
@@ -116,6 +117,16 @@ record RequestHead(HttpRequest request, boolean keepAlive) {
             return path == null || path.isEmpty() ? "/" : path;
         } catch (URISyntaxException e) {
             return null;
+        }
+    }
+
+    /** The decoded query of a target ("" when none or not a valid URI). */
+    private static String query(String target) {
+        try {
+            URI uri = target.startsWith("/") ? new URI("http://h" + target) : new URI(target);
+            return uri.getQuery() == null ? "" : uri.getQuery();
+        } catch (URISyntaxException e) {
+            return "";
         }
     }
 

@@ -5,10 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.winproxy.agent.Messages;
 import java.io.File;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.LongUnaryOperator;
@@ -139,10 +141,13 @@ public final class KubeClientFactory {
                 throw new KubeClientException("--kubeconfig: invalid kubeconfig " + settings.kubeconfig() + ": "
                         + Messages.firstLine(e.getMessage(), "unreadable"), e);
             }
+            useTokenFile(config, List.of(file));
         } else if (settings.hasMaster()) {
             config = Config.empty();
         } else if (inCluster() || defaultKubeconfigExists()) {
             config = Config.autoConfigure(null);
+            // a current context means fabric8 took a default kubeconfig (it prefers one to the service account)
+            useTokenFile(config, existingDefaultKubeconfigs());
         } else {
             throw new KubeClientException("--kubeconfig/--master: neither is set and this is not a cluster pod "
                     + "(KUBERNETES_SERVICE_HOST is unset and there is no default kubeconfig)");
@@ -157,14 +162,38 @@ public final class KubeClientFactory {
         return config;
     }
 
+    /**
+     * Authenticates with the kubeconfig user's {@code tokenFile}, read again as it rotates, when the current context's
+     * user names one ({@link KubeconfigTokenFile}); fabric8 itself ignores the field.
+     */
+    private void useTokenFile(Config config, List<File> kubeconfigs) {
+        KubeconfigTokenFile.find(config, kubeconfigs, env).ifPresent(path -> {
+            try {
+                config.setOauthTokenProvider(new FileTokenProvider(path, System::nanoTime));
+            } catch (IOException e) {
+                throw new KubeClientException("--kubeconfig: cannot read the token file " + path + ": "
+                        + Messages.firstLine(e.getMessage(), e.getClass().getSimpleName()), e);
+            }
+            logger.atInfo().setMessage("Authenticating with the kubeconfig user's token file, read again as it "
+                    + "changes").addKeyValue("tokenFile", path).log();
+        });
+    }
+
+    private List<File> existingDefaultKubeconfigs() {
+        Collection<String> files = defaultKubeconfigs.get();
+        if (files == null) {
+            return List.of();
+        }
+        return files.stream().filter(f -> f != null && new File(f).isFile()).map(File::new).toList();
+    }
+
     private boolean inCluster() {
         String host = env.apply("KUBERNETES_SERVICE_HOST");
         return host != null && !host.isBlank();
     }
 
     private boolean defaultKubeconfigExists() {
-        Collection<String> files = defaultKubeconfigs.get();
-        return files != null && files.stream().anyMatch(f -> f != null && new File(f).isFile());
+        return !existingDefaultKubeconfigs().isEmpty();
     }
 
     private static String describeSource(KubeClientSettings settings) {

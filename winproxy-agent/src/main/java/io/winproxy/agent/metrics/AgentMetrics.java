@@ -117,6 +117,36 @@ public interface AgentMetrics {
     }
 
     /**
+     * One HNS write of a Service's load balancer failed (kubernetes#137766:
+     * {@code kubeproxy_sync_proxy_rules_winkernel_lb_{create,update,delete}_failures_total{ip_family,lb_type,error}}).
+     *
+     * @param operation  {@code create}, {@code update} or {@code delete}
+     * @param lbType     {@code clusterip}, {@code nodeport}, {@code externalip}, {@code ingressip} or
+     *                   {@code healthcheck}
+     * @param errorLabel {@code network_not_found}, {@code port_already_exists}, {@code not_implemented},
+     *                   {@code invalid_ip} or {@code other} ({@link io.winproxy.hns.HnsErrors#label})
+     */
+    default void loadBalancerFailure(String operation, IpFamily family, String lbType, String errorLabel) {
+    }
+
+    /**
+     * The dataplane re-created or corrected an HNS object behind whose back it changed
+     * ({@code winproxy_hns_repairs_total{object,cause}}).
+     *
+     * @param object {@code load_balancer} or {@code remote_endpoint}
+     * @param cause  {@code deleted_out_of_band}, {@code changed_out_of_band}, {@code hns_restart} or {@code leaked}
+     */
+    default void hnsRepair(String object, String cause) {
+    }
+
+    /**
+     * Service ports on this node by programming state ({@code winproxy_service_ports{state}}): {@code programmed},
+     * {@code pending}, {@code failed}, {@code not_programmed}.
+     */
+    default void servicePorts(int programmed, int pending, int failed, int notProgrammed) {
+    }
+
+    /**
      * Flushes of the ownership journal that failed ({@code winproxy_journal_write_errors_total}); while it cannot be
      * written no HNS object is created. {@code total} is the count since start.
      */

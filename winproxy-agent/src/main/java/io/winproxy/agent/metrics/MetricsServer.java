@@ -14,6 +14,8 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +39,7 @@ public final class MetricsServer extends NodeListener {
     private final PrometheusAgentMetrics metrics;
     private final Supplier<String> configzJson;
     private volatile ComponentPages pages;
+    private final Map<String, Function<HttpRequest, HttpResponse>> routes = new ConcurrentHashMap<>();
 
     /**
      * @param bindAddress {@code IP:port}; empty or null disables the server
@@ -84,8 +87,17 @@ public final class MetricsServer extends NodeListener {
         this.pages = pages;
     }
 
+    /** Also serves {@code path} with {@code handler} (e.g. {@code /status/services}, read-only). */
+    public void route(String path, Function<HttpRequest, HttpResponse> handler) {
+        routes.put(path, handler);
+    }
+
     @Override
     protected HttpResponse handle(HttpRequest request) {
+        Function<HttpRequest, HttpResponse> route = routes.get(request.path());
+        if (route != null) {
+            return route.apply(request);
+        }
         ComponentPages extra = pages;
         if (extra != null) {
             HttpResponse page = extra.handle(request);

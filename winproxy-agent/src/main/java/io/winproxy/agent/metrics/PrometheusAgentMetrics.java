@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,6 +69,9 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     private final Gauge loadBalancers;
     private final Gauge servicePortsFailed;
     private final Counter journalWriteErrors;
+    private final Map<String, Counter> lbFailures = new HashMap<>();
+    private final Counter hnsRepairs;
+    private final Gauge servicePorts;
     private long journalWriteErrorsSeen;
     private final Counter restClientRequests;
     private final Histogram restClientDuration;
@@ -115,6 +119,16 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
         journalWriteErrors = Counter.builder().name("winproxy_journal_write_errors_total")
                 .help("Flushes of the ownership journal that failed; while it cannot be written no HNS object is "
                         + "created").register(registry);
+        for (String op : List.of("create", "update", "delete")) {
+            lbFailures.put(op, Counter.builder().name("kubeproxy_sync_proxy_rules_winkernel_lb_" + op + "_failures_total")
+                    .help(alpha("Cumulative Windows kube-proxy load balancer " + op + " failures"))
+                    .labelNames("ip_family", "lb_type", "error").register(registry));
+        }
+        hnsRepairs = Counter.builder().name("winproxy_hns_repairs_total")
+                .help("HNS objects winproxy re-created or corrected after they changed behind its back, by object and "
+                        + "cause").labelNames("object", "cause").register(registry);
+        servicePorts = Gauge.builder().name("winproxy_service_ports")
+                .help("Service ports on this node by programming state").labelNames("state").register(registry);
         restClientRequests = Counter.builder().name("rest_client_requests_total")
                 .help(alpha("Number of HTTP requests, partitioned by status code, method, and host."))
                 .labelNames("code", "method", "host").register(registry);
@@ -275,6 +289,27 @@ public final class PrometheusAgentMetrics implements AgentMetrics, ApiRequestLis
     @Override
     public void servicePortsFailed(int count) {
         servicePortsFailed.set(count);
+    }
+
+    @Override
+    public void loadBalancerFailure(String operation, IpFamily family, String lbType, String errorLabel) {
+        Counter counter = lbFailures.get(operation);
+        if (counter != null) {
+            counter.labelValues(family(family), lbType, errorLabel).inc();
+        }
+    }
+
+    @Override
+    public void hnsRepair(String object, String cause) {
+        hnsRepairs.labelValues(object, cause).inc();
+    }
+
+    @Override
+    public void servicePorts(int programmed, int pending, int failed, int notProgrammed) {
+        servicePorts.labelValues("programmed").set(programmed);
+        servicePorts.labelValues("pending").set(pending);
+        servicePorts.labelValues("failed").set(failed);
+        servicePorts.labelValues("not_programmed").set(notProgrammed);
     }
 
     @Override

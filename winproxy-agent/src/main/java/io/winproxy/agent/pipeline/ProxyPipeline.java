@@ -20,6 +20,7 @@ import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.tracking.ProxyState;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -64,7 +65,8 @@ public final class ProxyPipeline {
     }
 
     /** What {@link #evaluate} found: the desired state, the host as observed, and the plan between them. */
-    public record Evaluation(PolicySnapshot snapshot, ObservedState observed, Plan plan, NodeNetwork node) {
+    public record Evaluation(PolicySnapshot snapshot, ObservedState observed, Plan plan, NodeNetwork node,
+                             ProxyState state) {
     }
 
     private final Inputs inputs;
@@ -149,6 +151,6 @@ public final class ProxyPipeline {
         PolicySnapshot snapshot = engine.compute(new HostView(network, dataplane.endpoints()));
         Plan plan = engine.plan(snapshot.desired(), observed, inputs.journal().ownership(),
                 dataplane.modifySupported());
-        return new Evaluation(snapshot, observed, plan, engine.lastNodeNetwork());
+        return new Evaluation(snapshot, observed, plan, engine.lastNodeNetwork(), engine.state());
     }
 }

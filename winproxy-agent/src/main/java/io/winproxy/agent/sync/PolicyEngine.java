@@ -9,6 +9,7 @@ import io.winproxy.policy.plan.IncrementalPlanner;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Ownership;
 import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.tracking.ProxyState;
 
 /**
  * What the sync loop needs from the policy core: change trackers fed from informer threads, and, on the sync
@@ -45,6 +46,14 @@ public interface PolicyEngine {
 
     /** Whether every step of the last plan succeeded (an incremental planner plans in full after a failure). */
     default void planApplied(boolean complete) {
+    }
+
+    /**
+     * The trackers' state (service ports and endpoints) as the last {@link #compute} applied it; sync thread only.
+     * Read by {@code winproxy status}; null from an engine without trackers (status then shows no ports).
+     */
+    default ProxyState state() {
+        return null;
     }
 
     /** This node's network as the last {@link #compute} saw it (source VIP, host MAC, type); null before one. */

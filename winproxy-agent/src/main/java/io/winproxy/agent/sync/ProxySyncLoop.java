@@ -11,8 +11,14 @@ import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.RepeatedWarnings;
 import io.winproxy.agent.metrics.AgentMetrics;
+import io.winproxy.agent.status.ProgrammingTracker;
+import io.winproxy.agent.status.RepairDetector;
+import io.winproxy.agent.status.StatusSource;
+import io.winproxy.agent.status.SyncView;
 import io.winproxy.hns.HResults;
+import io.winproxy.hns.HnsErrors;
 import io.winproxy.hns.HnsException;
+import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.PolicyWarning;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.desired.NetworkType;
@@ -22,13 +28,21 @@ import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
+import io.winproxy.policy.tracking.ProxyState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -49,10 +63,11 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the {@link ClusterEventHandler} methods are called on informer threads; {@link #syncOnce()}
  * only ever runs on the runner's thread.
  *
- * <p>About 500 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
- * health, metrics, events and logs; the work itself is in the policy engine and the dataplane.
+ * <p>About 570 lines: the loop is the one place that orders a sync (observe, policy, plan, apply) and reports it to
+ * health, metrics, events and logs, and the one thread status reads run on; the work itself is in the policy engine,
+ * the dataplane and the programming tracker ({@link ProgrammingTracker}).
  */
-public final class ProxySyncLoop implements ClusterEventHandler {
+public final class ProxySyncLoop implements ClusterEventHandler, StatusSource {
     private static final Logger logger = LoggerFactory.getLogger(ProxySyncLoop.class);
 
     /**
@@ -116,7 +131,15 @@ public final class ProxySyncLoop implements ClusterEventHandler {
     private final Duration syncPeriod;
     private boolean journalBlockedLogged;
     private final Set<PolicyWarning> reportedWarnings = new HashSet<>();
-    private final Set<String> reportedFailures = new HashSet<>();
+    private final ProgrammingTracker tracker;
+    private final Scheduler scheduler;
+    /** When the first change not yet taken by a sync was queued (the start of the programming latency). */
+    private final AtomicReference<Instant> changeQueuedAt = new AtomicReference<>();
+    /** HNS was unavailable since the last successful sync (what vanished meanwhile, an HNS restart lost). */
+    private boolean outageSinceLastSync;
+    /** The desired state and families of the last sync that reached HNS (what a status read sees); null before one. */
+    private DesiredState lastDesired;
+    private List<IpFamily> lastFamilies;
     private final Duration retryPeriod;
     private final Duration applyBound;
     /** When HNS started to be unavailable (the first failed sync of an outage), or null. */
@@ -148,6 +171,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         this.retryPeriod = timing.retryPeriod();
         this.applyBound = timing.applyBound();
         this.syncPeriod = timing.syncPeriod();
+        this.tracker = new ProgrammingTracker(metrics, events);
+        this.scheduler = scheduler;
         this.runner = new BoundedFrequencyRunner("sync-runner", this::syncOnce, timing.minSyncPeriod(),
                 timing.retryPeriod(), timing.syncPeriod(), scheduler);
     }
@@ -237,6 +262,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             health.queued(family);
             metrics.queuedTimestamp(family, now);
         }
+        changeQueuedAt.compareAndSet(null, now);
         changeRequested.set(true);
         runner.run();
     }
@@ -254,6 +280,7 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             // The periodic resync (no change waiting, or syncPeriod passed since the last one even under churn) plans
             // in full and spends the drift budget; a sync for a change in between stays cheap.
             boolean changed = changeRequested.getAndSet(false);
+            Instant queuedAt = changed ? changeQueuedAt.getAndSet(null) : null;
             boolean periodic = !changed || !periodicEver || start - lastPeriodicNanos >= syncPeriod.toNanos();
             if (periodic) {
                 periodicEver = true;
@@ -269,6 +296,8 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             Plan plan = policy.plan(snapshot.desired(), observed, dataplane.journal().ownership(),
                     dataplane.modifySupported(), dataplane.hostChanges(), periodic);
             long plannedAt = System.nanoTime();
+            RepairDetector.Candidates repairs = RepairDetector.before(plan, observed, dataplane.journal(),
+                    sequence == 0, outageSinceLastSync);
             ApplyResult result;
             try {
                 result = dataplane.apply(plan, applyBound);
@@ -278,7 +307,11 @@ public final class ProxySyncLoop implements ClusterEventHandler {
             }
             policy.planApplied(result.complete());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
+            outageSinceLastSync = false;
+            lastDesired = snapshot.desired();
+            lastFamilies = snapshot.families();
             report(snapshot, plan, result);
+            trackProgramming(snapshot, plan, result, queuedAt, repairs);
             SyncReport syncReport = new SyncReport(++sequence, snapshot, plan, result, took,
                     new SyncReport.Timings(Duration.ofNanos(observedAt - start),
                             Duration.ofNanos(computedAt - observedAt), Duration.ofNanos(plannedAt - computedAt),
@@ -383,15 +416,20 @@ public final class ProxySyncLoop implements ClusterEventHandler {
      */
     private void hnsFailed(HnsException e) {
         if (!e.isServiceUnavailable()) {
+            HnsErrors.Diagnosis d = HnsErrors.diagnose(e);
             logger.atWarn().setMessage("HNS call failed; keeping all state").addKeyValue("err", e.getMessage())
+                    .addKeyValue("hresult", d.hex()).addKeyValue("cause", d.cause())
                     .addKeyValue("retryIn", retryPeriod.toSeconds() + "s").log();
             return;
         }
         failedSyncsWhileUnavailable++;
+        outageSinceLastSync = true;
         if (hnsUnavailableSince == null) {
             hnsUnavailableSince = clock.instant();
             logger.atWarn().setMessage("HNS is unavailable; keeping all state, backing off")
                     .addKeyValue("operation", e.operation()).addKeyValue("err", HResults.describe(e.hresult()))
+                    .addKeyValue("hresult", HnsErrors.diagnose(e).hex())
+                    .addKeyValue("cause", HnsErrors.diagnose(e).cause())
                     .addKeyValue("retryIn", retryPeriod.toSeconds() + "s").log();
         } else {
             logger.atDebug().setMessage("HNS still unavailable").addKeyValue("err", e.getMessage()).log();
@@ -409,34 +447,58 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         }
     }
 
+    /** Per-port records, states, failure and repair metrics, and the Service Events ({@link ProgrammingTracker}). */
+    private void trackProgramming(PolicySnapshot snapshot, Plan plan, ApplyResult result, Instant queuedAt,
+                                  RepairDetector.Candidates repairs) {
+        try {
+            tracker.afterSync(new ProgrammingTracker.SyncFacts(clock.instant(), queuedAt, state(),
+                    snapshot.desired(), snapshot.families(), plan, result, dataplane::backoff,
+                    dataplane.journal()::loadBalancer, repairs.after(result)));
+        } catch (RuntimeException e) {
+            logger.atWarn().setMessage("Recording the programming state failed").setCause(e).log();
+        }
+    }
+
+    private ProxyState state() {
+        ProxyState state = policy.state();
+        return state == null ? new ProxyState() : state;
+    }
+
+    /** What a status read sees now; sync thread only. */
+    SyncView view() {
+        return new SyncView(SyncView.AGENT, nodeName, lastDesired != null, state(), lastDesired,
+                lastDesired == null ? families : lastFamilies, dataplane.journal(), List.of(), tracker.book(),
+                dataplane::backoff, clock.instant());
+    }
+
     /**
-     * A Warning event on the Service whose load balancer could not be programmed, once per object and HRESULT
-     * until it succeeds again (the step is retried with backoff meanwhile).
+     * Runs {@code read} on the sync thread between syncs, so that it sees one consistent state (what {@code winproxy
+     * status} asks the running agent).
      */
-    private void reportFailures(ApplyResult result) {
-        Set<String> stillFailing = new HashSet<>();
-        for (ApplyResult.StepFailure failure : result.failures()) {
-            String key = failure.object() + '\u0000' + failure.hresult();
-            stillFailing.add(key);
-            if (failure.service().isEmpty() || reportedFailures.contains(key)) {
-                continue;
+    @Override
+    public <T> Optional<T> onSyncThread(Function<SyncView, T> read, Duration timeout) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        try {
+            scheduler.schedule(Duration.ZERO, () -> {
+            try {
+                answer.complete(read.apply(view()));
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
             }
-            String serviceKey = failure.service().substring(0, failure.service().lastIndexOf(':'));
-            int slash = serviceKey.indexOf('/');
-            events.event("Service", serviceKey.substring(0, slash), serviceKey.substring(slash + 1), "Warning",
-                    "FailedToProgramLoadBalancer", "HNS " + failure.op() + " " + failure.object() + " for port "
-                            + failure.service() + " failed" + (failure.hresult().isEmpty() ? ": "
-                            : " with " + failure.hresult() + ": ") + failure.message() + "; retrying");
+            });
+        } catch (RuntimeException e) {
+            return Optional.empty(); // the sync thread is shut down
         }
-        // An object skipped while it backs off is still failing: keep it reported.
-        for (String key : reportedFailures) {
-            String object = key.substring(0, key.indexOf('\u0000'));
-            if (result.deferred().stream().anyMatch(d -> d.endsWith(" " + object))) {
-                stillFailing.add(key);
-            }
+        try {
+            return Optional.ofNullable(answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (TimeoutException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         }
-        reportedFailures.clear();
-        reportedFailures.addAll(stillFailing);
     }
 
     private void report(PolicySnapshot snapshot, Plan plan, ApplyResult result) {
@@ -504,7 +566,6 @@ public final class ProxySyncLoop implements ClusterEventHandler {
         }
         reportedWarnings.clear();
         reportedWarnings.addAll(current);
-        reportFailures(result);
         if (!plan.unownedLoadBalancerIds().isEmpty()) {
             logger.atDebug().setMessage("Unowned load balancers left in place")
                     .addKeyValue("count", plan.unownedLoadBalancerIds().size()).log();

@@ -250,6 +250,11 @@ public final class VfpPolicyEngine implements PolicyEngine {
 
     /** The node network of the last {@link #compute} (for trace and diagnostics). */
     @Override
+    public ProxyState state() {
+        return state;
+    }
+
+    @Override
     public NodeNetwork lastNodeNetwork() {
         return lastNodeNetwork;
     }

@@ -17,6 +17,17 @@ public interface EventLogApi {
      */
     void report(String source, int type, int eventId, String message);
 
+    /**
+     * Registers {@code source} in the Application log when it is not registered yet, as
+     * {@code EventLog.CreateEventSource} (and so {@code install-service.ps1}) does: the key
+     * {@code HKLM\SYSTEM\CurrentControlSet\Services\EventLog\Application\<source>} with .NET's
+     * {@code EventLogMessages.dll} (which shows any event ID as its one insertion string) as its message file.
+     *
+     * @return whether it registered the source now (false when it was registered or the message file is absent)
+     * @throws RuntimeException when the registry refuses, e.g. a process that is not elevated
+     */
+    boolean registerSource(String source);
+
     /** Whether this process has a console window ({@code GetConsoleWindow() != NULL}); a service has none. */
     boolean hasConsole();
 }

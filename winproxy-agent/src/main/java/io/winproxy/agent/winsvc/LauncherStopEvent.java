@@ -89,7 +89,12 @@ public final class LauncherStopEvent {
             }
             return Optional.empty();
         }
-        return fromEnvironment(env, JnaEvents::new);
+        Optional<LauncherStopEvent> launcher = fromEnvironment(env, JnaEvents::new);
+        if (launcher.isPresent()) {
+            // kube-proxy.exe is the service: it reports under the source too (a stop that timed out).
+            EventSource.registerForThisProcess();
+        }
+        return launcher;
     }
 
     /**

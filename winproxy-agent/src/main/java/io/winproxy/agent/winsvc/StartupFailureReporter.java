@@ -23,8 +23,9 @@ import java.util.function.Supplier;
  *   <li>on Windows, when the process runs as a service (the command line has {@code --windows-service}, or the
  *       process has no console, which covers {@code windowsRunAsService: true} in a configuration file that could
  *       not be read), to the Application event log, source {@value #EVENT_SOURCE}, event ID {@value #EVENT_ID}
- *       ({@code install-service.ps1} registers the source; unregistered, Windows shows the message after a
- *       "description cannot be found" preamble);</li>
+ *       (the source is registered first when it is not and the process may, as {@code install-service.ps1}
+ *       registers it; unregistered, Windows shows the message after a "description cannot be found"
+ *       preamble);</li>
  *   <li>on every platform, appended to the log file the command line names, as klog chooses it:
  *       {@code --log-file}, else {@code <--log-dir>/kube-proxy.log}, only with {@code --logtostderr=false}.</li>
  * </ul>
@@ -33,7 +34,7 @@ import java.util.function.Supplier;
  */
 public final class StartupFailureReporter {
     /** The event source in the Application log. */
-    public static final String EVENT_SOURCE = "winproxy";
+    public static final String EVENT_SOURCE = EventSource.NAME;
     /** The event ID of a failed start. */
     public static final int EVENT_ID = 1000;
 
@@ -70,6 +71,7 @@ public final class StartupFailureReporter {
         try {
             EventLogApi api = eventLog.get();
             if (asService(args) || !api.hasConsole()) {
+                EventSource.registerQuietly(api);
                 api.report(EVENT_SOURCE, EventLogApi.ERROR_TYPE, EVENT_ID, line);
             }
         } catch (RuntimeException | LinkageError e) {

@@ -10,7 +10,15 @@ import org.slf4j.LoggerFactory;
  * both report through it. It only allows forward transitions
  * ({@code START_PENDING -> RUNNING -> STOP_PENDING -> STOPPED}, any of them may be skipped), so a late
  * {@code RUNNING} can never overwrite a {@code STOP_PENDING}; it advances the checkpoint while pending and sets
- * the accepted controls per state (none while pending, as the SCM documentation asks).
+ * the accepted controls per state.
+ *
+ * <p>The SCM delivers a control in any state whose report lists it in {@code dwControlsAccepted}, and answers
+ * {@code ERROR_SERVICE_CANNOT_ACCEPT_CTRL} (1061) for one it does not. Microsoft's sample service accepts nothing
+ * while {@code START_PENDING}; this one accepts STOP and SHUTDOWN then ({@link #ACCEPTED_WHILE_STARTING}), so that
+ * {@code Stop-Service} during a long first sync (or a system shutdown) is honoured at once instead of refused, and
+ * RUNNING is then never reported. While {@code STOP_PENDING} and once {@code STOPPED} nothing is accepted (a second
+ * stop has nothing to do); INTERROGATE is always delivered, whatever is listed. kube-proxy.exe's service mode
+ * (svcstate.c) follows the same rules.
  */
 final class StatusReporter {
     static final int ACCEPTED_WHEN_RUNNING =

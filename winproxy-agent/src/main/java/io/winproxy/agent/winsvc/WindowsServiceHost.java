@@ -45,8 +45,12 @@ public final class WindowsServiceHost {
         this.timings = Objects.requireNonNull(timings, "timings");
     }
 
-    /** The host for a real Windows process (jna-platform {@code Advapi32}); loads the native library. */
+    /**
+     * The host for a real Windows process (jna-platform {@code Advapi32}); loads the native library, and registers
+     * the event source when it is missing ({@link EventSource}).
+     */
     public static WindowsServiceHost forWindows() {
+        EventSource.registerForThisProcess();
         return new WindowsServiceHost(new JnaScmApi(), ServiceTimings.DEFAULTS);
     }
 

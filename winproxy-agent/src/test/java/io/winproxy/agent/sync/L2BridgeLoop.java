@@ -2,13 +2,17 @@ package io.winproxy.agent.sync;
 
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.dataplane.OwnershipJournal;
+import io.winproxy.agent.health.ProxierHealth;
 import io.winproxy.agent.health.ProxyHealthServer;
 import io.winproxy.agent.kube.EventRecorder;
 import io.winproxy.agent.metrics.AgentMetrics;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.policy.desired.PolicyCalculator;
+import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.IpFamily;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -30,5 +34,26 @@ final class L2BridgeLoop {
                 Duration.ofSeconds(30)), scheduler, onSync);
         loop.start();
         return loop;
+    }
+
+    /**
+     * A started loop on win-a's network (cbr0, node IP 192.168.1.11) with the default policy and a health server that
+     * reports nowhere; the caller builds the host on {@code hns}.
+     */
+    static ProxySyncLoop startDefault(HnsEmulator hns, AgentMetrics metrics, EventRecorder recorder,
+                                      ManualScheduler scheduler) {
+        return startDefault(hns, PolicyConfig.defaults(), metrics, recorder, scheduler);
+    }
+
+    /** As {@link #startDefault(HnsEmulator, AgentMetrics, EventRecorder, ManualScheduler)} with {@code policy}. */
+    static ProxySyncLoop startDefault(HnsEmulator hns, PolicyConfig policy, AgentMetrics metrics,
+                                      EventRecorder recorder, ManualScheduler scheduler) {
+        ProxyHealthServer health = new ProxyHealthServer(null, new ProxierHealth(
+                Duration.ofSeconds(60), Clock.systemUTC()), false, "win-a", AgentMetrics.NOOP, recorder,
+                Duration.ofSeconds(1));
+        VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(policy, List.of()),
+                NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", "192.168.1.11"), AgentMetrics.NOOP,
+                Instant.EPOCH);
+        return start(engine, hns, health, metrics, recorder, scheduler, r -> { });
     }
 }

@@ -138,8 +138,8 @@ class ProxySyncLoopTest {
         scheduler.advanceMillis(120_000);
 
         assertThat(hns.listLoadBalancers()).hasSize(1);
-        assertThat(events).filteredOn(e -> e.contains("FailedToProgramLoadBalancer"))
-                .containsExactly("Warning FailedToProgramLoadBalancer Service default/web");
+        assertThat(events).filteredOn(e -> e.contains("FailedToProgram"))
+                .containsExactly("Warning FailedToProgram Service default/web");
     }
 
     @Test
