@@ -36,7 +36,9 @@
 .PARAMETER PriorityClass
     Passed as --windows-priorityclass (for example ABOVE_NORMAL_PRIORITY_CLASS, as AKS runs kube-proxy).
 .PARAMETER JavaOptions
-    JVM options; -Xrs is always added so that console and logoff signals do not stop the service.
+    More JVM options, after jvm.options of this distribution (the shipped defaults), so that they win, for example
+    -Xmx384m for a larger cluster (docs/performance.md#jvm-defaults-and-sizing); -Xrs is always added so that
+    console and logoff signals do not stop the service.
 .PARAMETER JavaHome
     The Java 17+ runtime (64-bit) the service runs, a folder with bin\java.exe. Without it (and without
     -RuntimeZip) the runtime is looked up as kube-proxy.exe and winproxy.cmd do: WINPROXY_JAVA_HOME, jre\ then
@@ -89,7 +91,7 @@ param(
     [string] $StateDirectory,
     [ValidateSet('IDLE_PRIORITY_CLASS', 'BELOW_NORMAL_PRIORITY_CLASS', 'NORMAL_PRIORITY_CLASS', 'ABOVE_NORMAL_PRIORITY_CLASS', 'HIGH_PRIORITY_CLASS', 'REALTIME_PRIORITY_CLASS')]
     [string] $PriorityClass,
-    [string[]] $JavaOptions = @('-Xms64m', '-Xmx512m'),
+    [string[]] $JavaOptions = @(),
     [string] $JavaHome,
     [string] $RuntimeZip,
     [ValidateSet('Automatic', 'AutomaticDelayedStart', 'Manual')]
@@ -302,6 +304,19 @@ if ($JavaHome) {
 
 # JNA loads jnidispatch.dll from lib\ (shipped unpacked), never from a copy unpacked into %TEMP%.
 $jnaOptions = @("-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath 'lib')", '-Djna.nounpack=true')
+# --- JVM defaults and class-data sharing (issue 27): jvm.options, then the archive `winproxy cds` builds now and
+# records in jvm-cds.options (docs/operations.md#class-data-sharing), before the JNA options and -JavaOptions, which
+# win; kube-proxy.exe (-ReplaceService) passes the same files itself.
+$jvmDefaults = @()
+$jvmOptionsFile = Join-Path -Path $winproxyHome -ChildPath 'jvm.options'
+if (Test-Path -LiteralPath $jvmOptionsFile -PathType Leaf) { $jvmDefaults += "@$jvmOptionsFile" }
+$cdsOptionsFile = Join-Path -Path $winproxyHome -ChildPath 'jvm-cds.options'
+if (-not $RollbackService -and $PSCmdlet.ShouldProcess($cdsOptionsFile, 'build the class-data-sharing archive (winproxy cds)')) {
+    & $java @jvmDefaults -jar $jar cds
+    if ($LASTEXITCODE -ne 0) { Write-Warning 'no class-data-sharing archive: the service starts without it' }
+}
+if (Test-Path -LiteralPath $cdsOptionsFile -PathType Leaf) { $jvmDefaults += "@$cdsOptionsFile" }
+# --- end of JVM defaults
 if ($ReplaceService -or $RollbackService) {
     # The installer's Java (lib\winproxy-installer.jar) reads and changes the service through advapi32.
     $target = if ($ReplaceService) { $ReplaceService } else { $RollbackService }
@@ -337,7 +352,7 @@ if ($ReplaceService -or $RollbackService) {
     return
 }
 
-$commandLine = @($java, '-Xrs') + $jnaOptions + $JavaOptions + @('-jar', $jar)
+$commandLine = @($java, '-Xrs') + $jvmDefaults + $jnaOptions + $JavaOptions + @('-jar', $jar)
 if ($ConfigFile) {
     # The copy says windowsRunAsService: true, so the file alone tells how the program runs.
     $source = (Resolve-Path -LiteralPath $ConfigFile).ProviderPath

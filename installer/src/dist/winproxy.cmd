@@ -1,7 +1,8 @@
 @echo off
 rem winproxy launcher: finds a Java runtime and runs the agent with every argument passed through.
 rem Java is looked up in this order (kube-proxy.exe's): WINPROXY_JAVA_HOME, a runtime next to this file (jre\, then
-rem runtime\), JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options (for example -Xmx256m).
+rem runtime\), JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options after jvm.options
+rem (for example -Xmx384m).
 rem In a HostProcess container the service-account token and CA live under CONTAINER_SANDBOX_MOUNT_POINT, not at
 rem \var\run\secrets; the launcher points the Kubernetes client at them.
 setlocal
@@ -24,7 +25,11 @@ if defined CONTAINER_SANDBOX_MOUNT_POINT (
   if not defined KUBERNETES_CERTS_CA_FILE if exist "%CONTAINER_SANDBOX_MOUNT_POINT%\var\run\secrets\kubernetes.io\serviceaccount\ca.crt" set "KUBERNETES_CERTS_CA_FILE=%CONTAINER_SANDBOX_MOUNT_POINT%\var\run\secrets\kubernetes.io\serviceaccount\ca.crt"
 )
 
+rem JVM defaults (jvm.options) and the class-data-sharing archive (jvm-cds.options) first; WINPROXY_JAVA_OPTS last wins.
+set "WINPROXY_JVM_DEFAULTS="
+if exist "%WINPROXY_HOME%\jvm.options" set WINPROXY_JVM_DEFAULTS="@%WINPROXY_HOME%\jvm.options"
+if exist "%WINPROXY_HOME%\jvm-cds.options" set WINPROXY_JVM_DEFAULTS=%WINPROXY_JVM_DEFAULTS% "@%WINPROXY_HOME%\jvm-cds.options"
 rem JNA loads jnidispatch.dll from lib\ (shipped unpacked), never from a copy unpacked into %TEMP%, where AppLocker or
 rem WDAC rules commonly keep DLLs from loading.
-"%JAVA_EXE%" "-Djna.boot.library.path=%WINPROXY_HOME%\lib" -Djna.nounpack=true %WINPROXY_JAVA_OPTS% -jar "%WINPROXY_HOME%\winproxy-agent.jar" %*
+"%JAVA_EXE%" %WINPROXY_JVM_DEFAULTS% "-Djna.boot.library.path=%WINPROXY_HOME%\lib" -Djna.nounpack=true %WINPROXY_JAVA_OPTS% -jar "%WINPROXY_HOME%\winproxy-agent.jar" %*
 exit /b %ERRORLEVEL%

@@ -3,8 +3,8 @@
     Runs the winproxy agent with every argument passed through.
 .DESCRIPTION
     Finds a Java runtime in this order: WINPROXY_JAVA_HOME, a runtime next to this script (jre\, then runtime\),
-    JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options (for example -Xmx256m). In a
-    HostProcess container the Kubernetes client is pointed at the service-account token and CA under
+    JAVA_HOME, then java.exe on the PATH. WINPROXY_JAVA_OPTS adds JVM options after jvm.options (for example
+    -Xmx384m). In a HostProcess container the Kubernetes client is pointed at the service-account token and CA under
     CONTAINER_SANDBOX_MOUNT_POINT. The exit code is the agent's (0 success, 1 runtime failure, 2 invalid flags).
 .EXAMPLE
     .\winproxy.ps1 hns list -o json
@@ -65,9 +65,15 @@ if ($env:CONTAINER_SANDBOX_MOUNT_POINT) {
     }
 }
 
+# JVM defaults (jvm.options) and the class-data-sharing archive (jvm-cds.options) first, so that WINPROXY_JAVA_OPTS
+# after them wins (docs/performance.md#jvm-defaults-and-sizing).
 $javaOptions = @()
+foreach ($argumentFile in @('jvm.options', 'jvm-cds.options')) {
+    $path = Join-Path -Path $winproxyHome -ChildPath $argumentFile
+    if (Test-Path -LiteralPath $path -PathType Leaf) { $javaOptions += "@$path" }
+}
 if ($env:WINPROXY_JAVA_OPTS) {
-    $javaOptions = @($env:WINPROXY_JAVA_OPTS -split '\s+' | Where-Object { $_ })
+    $javaOptions += @($env:WINPROXY_JAVA_OPTS -split '\s+' | Where-Object { $_ })
 }
 $jar = Join-Path -Path $winproxyHome -ChildPath 'winproxy-agent.jar'
 # JNA loads jnidispatch.dll from lib\ (shipped unpacked), never from a copy unpacked into %TEMP%, where AppLocker or

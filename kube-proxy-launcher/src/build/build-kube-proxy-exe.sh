@@ -147,7 +147,7 @@ compile_version_resource "$gcc" "$output.res.o"
 # -municode is not needed: main() reads GetCommandLineW itself. Static libgcc: the exe depends on system DLLs only.
 "$gcc" -std=c11 -O2 -Wall -Wextra -Werror -static -static-libgcc -s \
     -o "$output.tmp" "$sources"/launcher.c "$sources"/service.c "$sources"/svcstate.c "$sources"/cmdline.c \
-    "$output.res.o" -lkernel32 -ladvapi32 \
+    "$sources"/jvmdefaults.c "$output.res.o" -lkernel32 -ladvapi32 \
     || die "compiling kube-proxy.exe with $gcc failed"
 rm -f "$output.res.o"
 mv -f "$output.tmp" "$output"

@@ -1,12 +1,13 @@
 /*
  * kube-proxy.exe: runs winproxy where a launcher expects kube-proxy.exe.
  *
- * Starts `java -Djna.boot.library.path=<dir>\lib -Djna.nounpack=true [%WINPROXY_JAVA_OPTS%]
- * -jar <dir>\winproxy-agent.jar <arguments>` where <dir> is this executable's
- * folder and <arguments> are this process's own arguments, taken from the raw command line and re-quoted (see
- * cmdline.h) so that the agent receives exactly the argv that kube-proxy.exe would have received. Java is looked up
- * in this order: %WINPROXY_JAVA_HOME%\bin\java.exe, <dir>\jre\bin\java.exe, <dir>\runtime\bin\java.exe,
- * %JAVA_HOME%\bin\java.exe, then java.exe in the directories of %PATH%.
+ * Starts `java [@jvm.options] [@jvm-cds.options] -Djna.boot.library.path=<dir>\lib -Djna.nounpack=true
+ * [%WINPROXY_JAVA_OPTS%] -jar <dir>\winproxy-agent.jar <arguments>` (the argument files next to the jar:
+ * jvmdefaults.c) where <dir> is this executable's folder and <arguments> are this process's own arguments, taken
+ * from the raw command line and re-quoted (see cmdline.h) so that the agent receives exactly the argv that
+ * kube-proxy.exe would have received. Java is looked up in this order: %WINPROXY_JAVA_HOME%\bin\java.exe,
+ * <dir>\jre\bin\java.exe, <dir>\runtime\bin\java.exe, %JAVA_HOME%\bin\java.exe, then java.exe in the directories of
+ * %PATH%.
  *
  * Two ways to run:
  *   - As a Windows service (service.c), when --windows-service is among the arguments or, without that flag, when
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "jvmdefaults.h"
 #include "svcstate.h"
 
 _Static_assert(sizeof(wchar_t) == sizeof(cmdline_char), "wchar_t is one UTF-16 code unit on Windows");
@@ -345,9 +347,9 @@ static void append_jna_options(wstring *line, const wstring *jar) {
 }
 
 /*
- * Sets *line_out to `"java" <JNA options> [%WINPROXY_JAVA_OPTS%] -jar "<dir>\winproxy-agent.jar" <this process's
- * arguments, re-quoted>`; or returns 0 with *error set. The JNA options come first, so that WINPROXY_JAVA_OPTS can
- * override them.
+ * Sets *line_out to `"java" ["@jvm.options"] ["@jvm-cds.options"] <JNA options> [%WINPROXY_JAVA_OPTS%] -jar
+ * "<dir>\winproxy-agent.jar" <this process's arguments, re-quoted>`; or returns 0 with *error set. The argument files
+ * (jvmdefaults.c) and the JNA options come first, so that WINPROXY_JAVA_OPTS can override them.
  */
 static int child_command_line(const wstring *java, const wstring *jar, wstring *line_out, wstring *error) {
     wstring line = {0};
@@ -355,6 +357,7 @@ static int child_command_line(const wstring *java, const wstring *jar, wstring *
     append(&line, L"\"");
     append(&line, java->text);
     append(&line, L"\"");
+    jvm_defaults_append(&line, jar->text); /* jvmdefaults.c: before the operator's options, which then win */
     append_jna_options(&line, jar);
     wstring options = environment(L"WINPROXY_JAVA_OPTS");
     if (options.length > 0) {

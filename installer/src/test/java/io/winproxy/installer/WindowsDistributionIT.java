@@ -63,6 +63,7 @@ class WindowsDistributionIT {
                 "winproxy.cmd",
                 "winproxy.ps1",
                 "winproxy-agent.jar",
+                "jvm.options",
                 "install-service.ps1",
                 "uninstall-service.ps1",
                 "conf/kube-proxy-config.yaml",
@@ -246,6 +247,21 @@ class WindowsDistributionIT {
     }
 
     @Test
+    void everyLauncherPassesTheShippedJvmOptionsBeforeTheOperatorsSoThatTheOperatorsWin() {
+        assertThat(text("jvm.options")).contains("-Xmx").contains("-XX:+UseSerialGC");
+        assertThat(text("jvm.options").lines().map(String::strip)).as("the JVM would exit before the fatal line")
+                .doesNotContain("-XX:+ExitOnOutOfMemoryError");
+        assertThat(text("winproxy.cmd")).contains("set WINPROXY_JVM_DEFAULTS=\"@%WINPROXY_HOME%\\jvm.options\"")
+                .contains("\"@%WINPROXY_HOME%\\jvm-cds.options\"")
+                .contains("\"%JAVA_EXE%\" %WINPROXY_JVM_DEFAULTS% \"-Djna.boot.library.path=");
+        assertThat(text("winproxy.ps1")).contains("@('jvm.options', 'jvm-cds.options')")
+                .contains("$javaOptions += \"@$path\"").contains("$javaOptions += @($env:WINPROXY_JAVA_OPTS");
+        assertThat(text("install-service.ps1")).contains("& $java @jvmDefaults -jar $jar cds")
+                .contains("$commandLine = @($java, '-Xrs') + $jvmDefaults + $jnaOptions + $JavaOptions + @('-jar', $jar)")
+                .contains("[string[]] $JavaOptions = @(),");
+    }
+
+    @Test
     void jnaLoadsItsNativeLibraryFromLibInEveryLaunchPathNeverFromTemp() throws IOException {
         String jna = zip.keySet().stream().filter(name -> name.matches("lib/jna-\\d[^/]*\\.jar")).findFirst()
                 .orElseThrow();
@@ -261,13 +277,13 @@ class WindowsDistributionIT {
         assertThat(zip.get("lib/jnidispatch.dll")).as("shipped unpacked, the same build as the jar's")
                 .isEqualTo(inJar);
 
-        assertThat(text("winproxy.cmd")).contains("\"%JAVA_EXE%\" \"-Djna.boot.library.path=%WINPROXY_HOME%\\lib\" "
+        assertThat(text("winproxy.cmd")).contains("\"-Djna.boot.library.path=%WINPROXY_HOME%\\lib\" "
                 + "-Djna.nounpack=true %WINPROXY_JAVA_OPTS% -jar");
         String jnaOptions = "$jnaOptions = @(\"-Djna.boot.library.path=$(Join-Path -Path $winproxyHome -ChildPath "
                 + "'lib')\", '-Djna.nounpack=true')";
         assertThat(text("winproxy.ps1")).contains(jnaOptions).contains("& $java @jnaOptions @javaOptions -jar $jar");
         assertThat(text("install-service.ps1")).contains(jnaOptions)
-                .contains("$commandLine = @($java, '-Xrs') + $jnaOptions + $JavaOptions + @('-jar', $jar)");
+                .contains("+ $jnaOptions + $JavaOptions + @('-jar', $jar)");
         // The DaemonSet's start.ps1 runs winproxy through winproxy.ps1; kube-proxy.exe is checked by its Wine IT.
         assertThat(text("hostprocess/start.ps1")).contains("-ChildPath 'winproxy.ps1'").contains("& $launcher @all");
     }

@@ -100,6 +100,28 @@ class KubeProxyExeWineIT {
     }
 
     @Test
+    void theShippedJvmOptionsComeFirstAndTheOperatorsOptionsAfterThemSoThatTheOperatorWins() throws Exception {
+        Path folder = home.resolve("jvm options");
+        String launcher = host.windowsPath(LauncherFolder.create(folder));
+        String dir = host.windowsPath(folder);
+        Map<String, String> jvmOptions = Map.of("STANDIN_JVM_OPTIONS", "1");
+        Map<String, String> withOperator = Map.of("STANDIN_JVM_OPTIONS", "1", "WINPROXY_JAVA_OPTS", "-Xmx300m");
+
+        String jna = "-Djna.boot.library.path=" + dir + "\\lib";
+        assertThat(runEach(launcher, List.of("\"" + launcher + "\" --version"), withOperator).get(0).argv())
+                .as("no argument files next to the jar: the operator's options alone")
+                .containsExactly(jna, "-Djna.nounpack=true", "-Xmx300m");
+
+        Files.writeString(folder.resolve("jvm.options"), "-Xmx192m\r\n");
+        assertThat(runEach(launcher, List.of("\"" + launcher + "\" --version"), jvmOptions).get(0).argv())
+                .containsExactly("@" + dir + "\\jvm.options", jna, "-Djna.nounpack=true");
+        Files.writeString(folder.resolve("jvm-cds.options"), "-Xshare:auto\r\n");
+        List<Started> started = runEach(launcher, List.of("\"" + launcher + "\" --version"), withOperator);
+        assertThat(started.get(0).argv()).containsExactly("@" + dir + "\\jvm.options",
+                "@" + dir + "\\jvm-cds.options", jna, "-Djna.nounpack=true", "-Xmx300m");
+    }
+
+    @Test
     void theAgentsExitCodeIsTheLaunchersOwn() throws Exception {
         for (int code : new int[] {0, 1, 2, 3, 130}) {
             Started started = runEach(List.of(exe + " --version"), Map.of("STANDIN_EXIT", Integer.toString(code)))
@@ -200,11 +222,17 @@ class KubeProxyExeWineIT {
 
     /** Starts kube-proxy.exe once per raw command line (harness run) and returns what each stand-in agent got. */
     private static List<Started> runEach(List<String> lines, Map<String, String> environment) throws Exception {
+        return runEach(exe, lines, environment);
+    }
+
+    /** {@link #runEach(List, Map)} with the kube-proxy.exe at {@code launcher}. */
+    private static List<Started> runEach(String launcher, List<String> lines, Map<String, String> environment)
+            throws Exception {
         Path in = Files.createTempFile(home, "run", ".in");
         Path out = Files.createTempFile(home, "run", ".out");
         Files.write(in, records(lines));
 
-        WindowsApiHost.Result result = host.run(TIMEOUT, environment, harness(), "run", exe, host.windowsPath(in),
+        WindowsApiHost.Result result = host.run(TIMEOUT, environment, harness(), "run", launcher, host.windowsPath(in),
                 host.windowsPath(out));
 
         assertThat(result.exitCode()).as(result.stderr()).isZero();

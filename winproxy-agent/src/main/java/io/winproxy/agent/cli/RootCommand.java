@@ -1,5 +1,7 @@
 package io.winproxy.agent.cli;
 
+import io.winproxy.agent.cds.ArchiveKeeper;
+import io.winproxy.agent.cds.CdsCommand;
 import io.winproxy.agent.check.CheckCommand;
 import io.winproxy.agent.config.ConfigFileWatcher;
 import io.winproxy.agent.config.ConfigResolver;
@@ -39,7 +41,8 @@ import picocli.CommandLine.Option;
 @Command(name = "winproxy", scope = ScopeType.INHERIT,
         description = "A drop-in replacement for kube-proxy's Windows kernelspace mode.",
         subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class, HnsCommand.class,
-                CleanupCommand.class, StatusCommand.class, CheckCommand.class, VersionCommand.class})
+                CleanupCommand.class, StatusCommand.class, CheckCommand.class, VersionCommand.class,
+                CdsCommand.class})
 public final class RootCommand implements Callable<Integer> {
     private static final Logger logger = LoggerFactory.getLogger(RootCommand.class);
 
@@ -162,6 +165,7 @@ public final class RootCommand implements Callable<Integer> {
                 report -> {
                     if (report.result().complete() && readyReported.compareAndSet(false, true)) {
                         ready.run();
+                        ArchiveKeeper.refreshInBackground(!"off".equals(context.env().get("WINPROXY_CDS")));
                     }
                 }, null, host.driftBudget(), host.maxBackendsPerLoadBalancer()))) {
             if (config.configFile().isPresent()) {

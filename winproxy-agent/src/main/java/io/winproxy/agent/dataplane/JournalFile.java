@@ -2,6 +2,8 @@ package io.winproxy.agent.dataplane;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -23,6 +25,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -100,15 +103,68 @@ final class JournalFile {
         return Files.exists(snapshot);
     }
 
+    /** Where the snapshot's entries go, one at a time, as they are read. */
+    interface Entries {
+        void loadBalancer(String id, LoadBalancerEntry entry);
+
+        void remoteEndpoint(String id, RemoteEndpointEntry entry);
+
+        void vanished(String id, Vanished vanished);
+
+        /** An endpoint winproxy created on the CNI's network (the source VIP HNS assigned). */
+        void localEndpoint(String id, RemoteEndpointEntry entry);
+    }
+
+    /**
+     * Streams the snapshot's entries into {@code into} as they are parsed (issue 27): at 100,000 remote endpoints a
+     * whole {@link Document} would be a second copy of the journal on the heap while it is restored. A snapshot damaged
+     * part way keeps the entries read before the damage (each one whole) and throws.
+     */
+    private void readSnapshot(Entries into) throws IOException {
+        try (JsonParser p = mapper.createParser(snapshot.toFile())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("the snapshot is not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "loadBalancers" -> readEntries(p, LoadBalancerEntry.class, into::loadBalancer);
+                    case "remoteEndpoints" -> readEntries(p, RemoteEndpointEntry.class, into::remoteEndpoint);
+                    case "vanished" -> readEntries(p, Vanished.class, into::vanished);
+                    case "localEndpoints" -> readEntries(p, RemoteEndpointEntry.class, into::localEndpoint);
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.currentToken() != JsonToken.END_OBJECT) {
+                throw new IOException("the snapshot ends before its closing brace");
+            }
+        }
+    }
+
+    private <T> void readEntries(JsonParser p, Class<T> type, BiConsumer<String, T> into) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return;
+        }
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw new IOException("expected an object of entries at " + p.currentName());
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String id = p.currentName();
+            p.nextToken();
+            into.accept(id, mapper.readValue(p, type));
+        }
+    }
+
     /**
      * Reads the snapshot (when it exists) into {@code document}, then replays every readable log line into
      * {@code changes}. Never throws: what cannot be read is reported in the {@link Recovery}.
      */
-    Recovery load(Consumer<Document> document, Consumer<Change> changes) {
+    Recovery load(Entries document, Consumer<Change> changes) {
         String snapshotError = null;
         if (Files.isRegularFile(snapshot)) {
             try {
-                document.accept(mapper.readValue(snapshot.toFile(), Document.class));
+                readSnapshot(document);
             } catch (IOException e) {
                 snapshotError = Messages.firstLine(e.getMessage(), e.getClass().getSimpleName());
             }

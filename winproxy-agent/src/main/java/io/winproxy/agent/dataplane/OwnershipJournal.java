@@ -178,7 +178,27 @@ public final class OwnershipJournal {
     }
 
     private void load() {
-        JournalFile.Recovery recovery = disk.load(this::restore, this::replay);
+        JournalFile.Recovery recovery = disk.load(new JournalFile.Entries() {
+            @Override
+            public void loadBalancer(String id, LoadBalancerEntry entry) {
+                loadBalancers.put(HnsIds.normalize(id), entry);
+            }
+
+            @Override
+            public void remoteEndpoint(String id, RemoteEndpointEntry entry) {
+                remoteEndpoints.put(HnsIds.normalize(id), shared(entry));
+            }
+
+            @Override
+            public void vanished(String id, Vanished vanished) {
+                putVanished(HnsIds.normalize(id), vanished);
+            }
+
+            @Override
+            public void localEndpoint(String id, RemoteEndpointEntry entry) {
+                localEndpoints.put(HnsIds.normalize(id), entry);
+            }
+        }, this::replay);
         logLines = recovery.lines();
         if (!recovery.damaged() || readOnly) {
             return;
@@ -193,21 +213,6 @@ public final class OwnershipJournal {
             flush();
         } catch (UncheckedIOException e) {
             // flush logged and counted it; the next flush tries again
-        }
-    }
-
-    private void restore(Document doc) {
-        if (doc.loadBalancers() != null) {
-            doc.loadBalancers().forEach((id, e) -> loadBalancers.put(HnsIds.normalize(id), e));
-        }
-        if (doc.remoteEndpoints() != null) {
-            doc.remoteEndpoints().forEach((id, e) -> remoteEndpoints.put(HnsIds.normalize(id), shared(e)));
-        }
-        if (doc.vanished() != null) {
-            doc.vanished().forEach((id, v) -> putVanished(HnsIds.normalize(id), v));
-        }
-        if (doc.localEndpoints() != null) {
-            doc.localEndpoints().forEach((id, e) -> localEndpoints.put(HnsIds.normalize(id), e));
         }
     }
 

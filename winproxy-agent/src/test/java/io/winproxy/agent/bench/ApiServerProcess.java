@@ -48,6 +48,11 @@ record ApiServerProcess(Process process, String url, long loadMillis) implements
     @Override
     public void close() {
         process.destroy();
+        awaitEnd(process);
+    }
+
+    /** Waits up to 10 s for a helper JVM asked to end, then kills it. */
+    static void awaitEnd(Process process) {
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

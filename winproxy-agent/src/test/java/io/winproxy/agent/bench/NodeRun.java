@@ -10,9 +10,7 @@ import io.winproxy.agent.kube.KubeClientSettings;
 import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.SyncReport;
-import io.winproxy.hns.emulator.CallJournal;
 import io.winproxy.hns.emulator.HnsCall;
-import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -48,6 +46,10 @@ import java.util.function.Consumer;
 final class NodeRun {
     /** The agent's live heap after GC must stay below this (issue 20: -Xmx256m with headroom). */
     static final long AGENT_HEAP_TARGET = 200L * 1024 * 1024;
+    /** Issue 27: the agent's RSS at 10,000 Services, steady and peak (a restart included); at 1,000 Services. */
+    static final long RSS_STEADY_MIB = 256;
+    static final long RSS_PEAK_MIB = 320;
+    static final long RSS_STEADY_SMALL_MIB = 128;
     private static final String SYNC_THREAD = "winproxy-sync";
     private static final Duration QUIET = Duration.ofSeconds(3);
     private static final int WARM_CHANGES = 3;
@@ -63,8 +65,10 @@ final class NodeRun {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final List<Pending> measured = new ArrayList<>();
     private String scenario = "set-up";
+    /** When {@link #awaitQuiet} saw the first complete sync. */
+    private long firstCompleteNanos;
 
-    private HnsEmulator hns;
+    private HnsHostProcess hns;
     private HnsClientTap tap;
     private Path stateDir;
     private ProxyAgent agent;
@@ -81,16 +85,19 @@ final class NodeRun {
 
     /** A measured scenario whose agent heap is known only once the agent is gone. */
     private record Pending(String scenario, Map<String, Integer> calls, int total, int reads, int writes, int created,
-                           long wallMillis, long hnsMillis, long heap, Map<String, String> notes) {
+                           long wallMillis, long hnsMillis, long heap, Rss rss, Map<String, String> notes) {
     }
 
     void run() throws Exception {
         stateDir = Files.createTempDirectory("winproxy-scale-node-");
         // The API server runs in a JVM of its own: its heap is not the agent's.
         try (ApiServerProcess server = ApiServerProcess.start(cluster);
+             HnsHostProcess host = HnsHostProcess.start(cluster, profile);
              KubernetesClient client = new KubeClientFactory("winproxy-bench").create(
                      KubeClientSettings.forMaster(server.url()))) {
-            setUpHost();
+            hns = host;
+            tap = new HnsClientTap(host.client());
+            Rss.resetPeak();
             long populated = server.loadMillis();
             String url = server.url();
 
@@ -135,15 +142,36 @@ final class NodeRun {
             reports.clear();
             long withoutAgent = ScaleRun.heapAfterGc();
             printHistogram(scenario);
+            long steadyHeap = -1;
+            for (Pending p : measured) {
+                if (p.scenario().equals("no-op resync")) {
+                    steadyHeap = p.heap() - withoutAgent;
+                }
+            }
             for (Pending p : measured) {
                 Map<String, String> notes = new LinkedHashMap<>(p.notes());
                 long agentHeap = p.heap() - withoutAgent;
                 notes.put("heap after GC: agent alone", mib(agentHeap) + " (process " + mib(p.heap())
-                        + " minus " + mib(withoutAgent) + " once the agent is stopped: API server and host)");
+                        + " minus " + mib(withoutAgent) + " once the agent is stopped: the benchmark's own share)");
+                notes.put("RSS (the agent's process; API server and emulated host run in JVMs of their own)",
+                        mib(p.rss().bytes()) + " at the end, " + mib(p.rss().peakBytes()) + " peak during the scenario");
+                notes.put("JVM options", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
                 notes.put("cluster loaded into the API server in", ScaleRun.num(populated) + " ms");
                 List<Target> targets = new ArrayList<>();
                 targets.add(new Target("agent heap after GC (MiB)", agentHeap >> 20, AGENT_HEAP_TARGET >> 20,
                         "the agent's live heap, informer caches included"));
+                boolean small = cluster.services() <= 1_000;
+                if (p.rss().bytes() >= 0) {
+                    targets.add(new Target("RSS at the end of the scenario (MiB)", p.rss().bytes() >> 20,
+                            small ? RSS_STEADY_SMALL_MIB : RSS_STEADY_MIB, small ? "issue 27, 1,000 Services"
+                            : "issue 27, 10,000 Services"));
+                    targets.add(new Target("peak RSS during the scenario (MiB)", p.rss().peakBytes() >> 20,
+                            RSS_PEAK_MIB, "issue 27, a restart with the journal included"));
+                }
+                if (p.scenario().equals("restart with journal") && steadyHeap > 0) {
+                    targets.add(new Target("agent heap after the restart, % of the steady state", agentHeap * 100
+                            / steadyHeap, 130, "issue 27: <= 1.3 x the no-op resync's " + mib(steadyHeap)));
+                }
                 onResult.accept(new ScenarioResult(cluster.services(), profile, "node: " + p.scenario(), p.calls(),
                         p.total(), p.reads(), p.writes(), p.created(), p.wallMillis(), p.hnsMillis(), p.heap(), notes,
                         "(node mode: counted from the emulator's journal)", targets));
@@ -157,12 +185,6 @@ final class NodeRun {
             tap = null;
             ScaleRun.deleteFiles(stateDir, true);
         }
-    }
-
-    private void setUpHost() {
-        hns = profile.emulator();
-        cluster.setUpHost(hns);
-        tap = new HnsClientTap(hns);
     }
 
     private ProxyAgent startAgent(String apiUrl) throws Exception {
@@ -205,6 +227,7 @@ final class NodeRun {
             }
             out.add(r);
         }
+        firstCompleteNanos = System.nanoTime();
         while ((r = reports.poll(QUIET.toMillis(), TimeUnit.MILLISECONDS)) != null) {
             out.add(r);
         }
@@ -214,14 +237,15 @@ final class NodeRun {
     /** Runs {@code trigger} and measures the syncs it causes, up to {@link #QUIET} without another. */
     private void measure(ThrowingRunnable trigger, Duration first, String what) throws Exception {
         reports.clear();
-        CallJournal journal = hns.journal();
-        journal.reset();
+        hns.resetJournal();
+        Rss.resetPeak();
         tap.reset();
         long[] threadBefore = syncThread();
         long processBefore = os.getProcessCpuTime();
         long start = System.nanoTime();
         trigger.run();
         List<SyncReport> syncs = awaitQuiet(first);
+        long firstComplete = (firstCompleteNanos - start) / 1_000_000;
         long wall = (System.nanoTime() - start) / 1_000_000 - QUIET.toMillis();
         long processCpu = (os.getProcessCpuTime() - processBefore) / 1_000_000;
         long[] threadAfter = syncThread();
@@ -229,11 +253,14 @@ final class NodeRun {
         long cpu = (threadAfter[1] - (threadAfter[0] == threadBefore[0] ? threadBefore[1] : 0)) / 1_000_000;
         long inHns = tap.millisInClient();
         long cpuInHns = tap.cpuMillisInClient();
+        HnsHostProcess.JournalView journal = hns.journal();
+        Rss rss = Rss.now();
         Map<String, Integer> calls = journal.snapshot();
         int reads = journal.count(HnsCall.ENUMERATE) + journal.count(HnsCall.OPEN) + journal.count(HnsCall.QUERY)
                 + journal.count(HnsCall.CLOSE);
         Map<String, String> notes = new LinkedHashMap<>();
         notes.put("trigger", what);
+        notes.put("trigger -> first complete sync", ScaleRun.num(firstComplete) + " ms");
         SyncReport last = syncs.get(syncs.size() - 1);
         notes.put("syncs", syncs.size() + " (last: " + last.result().created() + " created, "
                 + last.result().modified() + " modified, " + last.result().deleted() + " deleted, "
@@ -243,14 +270,18 @@ final class NodeRun {
                 + " remote endpoints");
         notes.put("sync thread CPU", String.format(Locale.ROOT, "%d ms, of which %d ms inside the emulated HNS:"
                 + " agent %d ms", cpu, cpuInHns, Math.max(0, cpu - cpuInHns)));
-        notes.put("process CPU (all threads, API server and emulator included)", processCpu + " ms");
+        notes.put("process CPU (all threads of the agent's process)", processCpu + " ms");
         notes.put("time in the agent (last sync)", String.format(Locale.ROOT,
                 "observe %d ms, policy %d ms, plan %d ms, apply %d ms", last.timings().observe().toMillis(),
                 last.timings().policy().toMillis(), last.timings().plan().toMillis(),
                 last.timings().apply().toMillis()));
+        // The reports hold the sync's plan and snapshot; the agent does not keep them, so neither may the heap figure.
+        syncs = null;
+        last = null;
         printHistogram(scenario);
+        printNativeMemory(scenario);
         measured.add(new Pending(scenario, calls, journal.total(), reads, journal.writes(),
-                journal.count(HnsCall.CREATE), wall, inHns, ScaleRun.heapAfterGc(), notes));
+                journal.count(HnsCall.CREATE), wall, inHns, ScaleRun.heapAfterGc(), rss, notes));
     }
 
     /** The agent's live sync thread as {@code {id, CPU nanoseconds}}; {@code {-1, 0}} when there is none. */
@@ -289,6 +320,30 @@ final class NodeRun {
                     .sorted().toList());
         } catch (javax.management.JMException e) {
             System.out.println("class histogram unavailable: " + e);
+        }
+    }
+
+    /**
+     * With {@code -XX:NativeMemoryTracking=summary} among the JVM options, prints {@code VM.native_memory summary}
+     * (as {@code jcmd PID VM.native_memory summary} does): where the resident set goes, heap and native areas.
+     */
+    private static void printNativeMemory(String when) {
+        if (ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .noneMatch(a -> a.startsWith("-XX:NativeMemoryTracking=") && !a.endsWith("=off"))) {
+            return;
+        }
+        try {
+            Object text = ManagementFactory.getPlatformMBeanServer().invoke(
+                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
+                    new Object[] {new String[] {"summary", "scale=MB"}}, new String[] {String[].class.getName()});
+            System.out.println("native memory, " + when + ":");
+            for (String line : String.valueOf(text).split("\n")) {
+                if (line.startsWith("Total") || line.startsWith("-")) {
+                    System.out.println(line.trim());
+                }
+            }
+        } catch (javax.management.JMException e) {
+            System.out.println("native memory summary unavailable: " + e);
         }
     }
 

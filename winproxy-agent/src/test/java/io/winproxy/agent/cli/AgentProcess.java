@@ -38,11 +38,18 @@ final class AgentProcess {
                 "--iptables-sync-period=" + syncPeriod.toSeconds() + "s", "--iptables-min-sync-period=200ms");
     }
 
-    /** Starts {@code java -Xmx<heap> -cp <class path> Main <flags...>}, stdout and stderr to {@code log}. */
+    /** The shipped JVM defaults (issue 27), which every launcher passes first. */
+    static final Path JVM_OPTIONS = Path.of("src", "main", "dist", "jvm.options").toAbsolutePath();
+
+    /**
+     * Starts {@code java @jvm.options -Xmx<heap> -cp <class path> Main <flags...>}, stdout and stderr to {@code log}:
+     * the shipped defaults, with the heap overridden as an operator's option would.
+     */
     @SafeVarargs
     static Process start(Path log, String heap, List<String>... flags) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+                .toString(), "@" + JVM_OPTIONS, "-Xmx" + heap, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
         for (List<String> group : flags) {
             command.addAll(group);
         }

@@ -30,6 +30,18 @@ class OwnershipJournalTest {
     }
 
     @Test
+    void anOwnedLocalEndpointIsReadBackFromTheSnapshotAlone() throws Exception {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordLocalEndpoint("77696e70-7278-4000-8000-0000000000bb", "10.244.1.3");
+        journal.flush();
+        Path log = dir.resolve("ownership.log");
+        assertThat(!Files.exists(log) || Files.size(log) == 0).as("the first flush writes the snapshot only").isTrue();
+
+        assertThat(OwnershipJournal.open(dir).localEndpoints()).containsOnlyKeys(
+                "77696e70-7278-4000-8000-0000000000bb");
+    }
+
+    @Test
     void anOwnedLocalEndpointSurvivesARestartAndAForgetIsKept() {
         OwnershipJournal journal = OwnershipJournal.open(dir);
         journal.recordLocalEndpoint("77696E70-7278-4000-8000-0000000000AA", "");
@@ -62,6 +74,27 @@ class OwnershipJournalTest {
     void aCorruptJournalStartsEmptyInsteadOfFailing() throws Exception {
         Files.writeString(dir.resolve(OwnershipJournal.FILE_NAME), "{not json");
         assertThat(OwnershipJournal.open(dir).ownership().loadBalancerIds()).isEmpty();
+    }
+
+    @Test
+    void aSnapshotCutPartWayKeepsEveryWholeEntryBeforeTheCutAndIsRewritten() throws Exception {
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        journal.recordLoadBalancer("lb-1", "default/web:http", "10.96.0.10:80/TCP");
+        journal.recordRemoteEndpoint("ep-1", "10.244.2.5");
+        journal.recordRemoteEndpoint("ep-2", "10.244.2.6");
+        journal.flush();
+        Path snapshot = dir.resolve(OwnershipJournal.FILE_NAME);
+        String text = Files.readString(snapshot);
+        // The snapshot is read entry by entry as it streams in (issue 27: no second copy of the journal while it is
+        // restored); a cut in the middle of the second endpoint loses that one only.
+        Files.writeString(snapshot, text.substring(0, text.indexOf("10.244.2.6")));
+
+        OwnershipJournal reopened = OwnershipJournal.open(dir);
+
+        assertThat(reopened.ownsLoadBalancer("lb-1")).isTrue();
+        assertThat(reopened.ownership().remoteEndpointIds()).containsExactly("ep-1");
+        assertThat(Files.readString(snapshot)).as("rewritten from what was read").doesNotContain("ep-2")
+                .contains("ep-1").endsWith("}");
     }
 
     @Test
