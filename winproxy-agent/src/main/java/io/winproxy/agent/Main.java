@@ -1,5 +1,7 @@
 package io.winproxy.agent;
 
+import io.winproxy.agent.cds.CdsCommand;
+import io.winproxy.agent.check.CheckCommand;
 import io.winproxy.agent.cli.CliContext;
 import io.winproxy.agent.cli.RootCommand;
 import io.winproxy.agent.cli.ShutdownSignal;
@@ -9,6 +11,7 @@ import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.demo.DemoException;
 import io.winproxy.agent.fatal.FatalErrors;
 import io.winproxy.agent.kube.KubeClientException;
+import io.winproxy.agent.status.StatusCommand;
 import io.winproxy.agent.winsvc.StartupFailureReporter;
 import io.winproxy.dsr.DsrConfigurationException;
 import java.io.PrintWriter;
@@ -70,12 +73,22 @@ public final class Main {
         if (unsupported.isPresent()) {
             return fail(argv, unsupported.get(), EXIT_FAILURE);
         }
-        CommandLine cl = ProxyFlags.prepare(new CommandLine(new RootCommand(context)));
+        CommandLine cl = ProxyFlags.prepare(commandLine(context));
         cl.setOut(new PrintWriter(context.out(), true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(context.err(), true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((e, ignored) -> fail(argv, e.getMessage(), EXIT_USAGE));
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> handle(argv, e));
         return cl.execute(args);
+    }
+
+    /**
+     * The command tree: the proxy and the commands of {@code cli}, plus the commands that are rooms of their own
+     * (their packages sit above {@code cli}, whose {@link RootCommand} they take their context from, so they are
+     * registered here rather than in the root's annotation: the dependency runs one way).
+     */
+    static CommandLine commandLine(CliContext context) {
+        return new CommandLine(new RootCommand(context)).addSubcommand(new StatusCommand())
+                .addSubcommand(new CheckCommand()).addSubcommand(new CdsCommand());
     }
 
     /**

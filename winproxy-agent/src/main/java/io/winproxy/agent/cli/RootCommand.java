@@ -1,8 +1,6 @@
 package io.winproxy.agent.cli;
 
 import io.winproxy.agent.cds.ArchiveKeeper;
-import io.winproxy.agent.cds.CdsCommand;
-import io.winproxy.agent.check.CheckCommand;
 import io.winproxy.agent.config.ConfigFileWatcher;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.KubeProxyConfigurationFile;
@@ -12,7 +10,6 @@ import io.winproxy.agent.logging.KlogRefs;
 import io.winproxy.agent.logging.LoggingSetup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.state.InstanceLock;
-import io.winproxy.agent.status.StatusCommand;
 import io.winproxy.agent.winsvc.LauncherStopEvent;
 import io.winproxy.agent.winsvc.PriorityClass;
 import io.winproxy.agent.winsvc.ProcessPriority;
@@ -41,8 +38,7 @@ import picocli.CommandLine.Option;
 @Command(name = "winproxy", scope = ScopeType.INHERIT,
         description = "A drop-in replacement for kube-proxy's Windows kernelspace mode.",
         subcommands = {DemoCommand.class, PlanCommand.class, TraceCommand.class, HnsCommand.class,
-                CleanupCommand.class, StatusCommand.class, CheckCommand.class, VersionCommand.class,
-                CdsCommand.class})
+                CleanupCommand.class, VersionCommand.class})
 public final class RootCommand implements Callable<Integer> {
     private static final Logger logger = LoggerFactory.getLogger(RootCommand.class);
 
