@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -25,6 +28,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The lock covers one byte far past the content ({@link #LOCK_OFFSET}), because Windows byte-range locks are
  * mandatory: locking the content would stop the second instance from reading who holds it.
+ *
+ * <p>A lock this process holds is answered from memory ({@link #HELD}), never by opening the file again: POSIX
+ * releases every lock a process holds on a file when it closes any descriptor of that file, so a read of the holder
+ * or a trial lock from the same process (the agent's own start-up check) would otherwise hand the directory to a
+ * second instance.
  */
 public final class InstanceLock implements AutoCloseable {
     /** The lock file's name inside the state directory. */
@@ -37,13 +45,26 @@ public final class InstanceLock implements AutoCloseable {
     private static final Pattern HOLDER = Pattern.compile("pid=(\\d+) started=(\\S+)");
     private static final Pattern ROLE = Pattern.compile("role=(\\S+)");
 
+    /** The locks this process holds, by the lock file's absolute path. */
+    private static final Map<Path, InstanceLock> HELD = new ConcurrentHashMap<>();
+
     private final Path file;
     /** Held on the lock file's channel ({@link FileLock#channel()}), which this instance owns and closes. */
     private final FileLock lock;
+    private volatile String role = "";
+    private volatile String holder = "";
 
     private InstanceLock(Path file, FileLock lock) {
         this.file = file;
         this.lock = lock;
+    }
+
+    private static Path key(Path file) {
+        return file.toAbsolutePath().normalize();
+    }
+
+    private static Optional<InstanceLock> heldHere(Path file) {
+        return Optional.ofNullable(HELD.get(key(file)));
     }
 
     /**
@@ -62,6 +83,10 @@ public final class InstanceLock implements AutoCloseable {
      */
     public static InstanceLock acquire(Path dir, String role) {
         Path file = dir.resolve(FILE_NAME);
+        Optional<InstanceLock> mine = heldHere(file);
+        if (mine.isPresent()) {
+            throw new InstanceLockedException(heldMessage(dir, mine.get().holder));
+        }
         FileChannel channel;
         try {
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -90,6 +115,7 @@ public final class InstanceLock implements AutoCloseable {
             held.close();
             throw new InvalidStateDirectoryException("cannot write the lock file " + file + ": " + e.getMessage());
         }
+        HELD.put(key(file), held);
         logger.info("holding the state directory lock file={}", file);
         return held;
     }
@@ -101,6 +127,7 @@ public final class InstanceLock implements AutoCloseable {
 
     @Override
     public void close() {
+        HELD.remove(key(file), this);
         try {
             if (lock.isValid()) {
                 lock.release();
@@ -140,6 +167,9 @@ public final class InstanceLock implements AutoCloseable {
      */
     public static boolean isFree(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
+        if (heldHere(file).isPresent()) {
+            return false;
+        }
         if (!Files.exists(file)) {
             return true;
         }
@@ -157,6 +187,10 @@ public final class InstanceLock implements AutoCloseable {
 
     /** The role the current holder of {@code dir}'s lock wrote ("" when none or unreadable). */
     public static String holderRole(Path dir) {
+        Optional<InstanceLock> mine = heldHere(dir.resolve(FILE_NAME));
+        if (mine.isPresent()) {
+            return mine.get().role;
+        }
         try {
             byte[] bytes = Files.readAllBytes(dir.resolve(FILE_NAME));
             Matcher matcher = ROLE.matcher(new String(bytes, 0, Math.min(bytes.length, 256), StandardCharsets.UTF_8));
@@ -168,7 +202,8 @@ public final class InstanceLock implements AutoCloseable {
 
     /** {@code pid N, started T} of the current holder of {@code dir}'s lock. */
     public static String describeHolder(Path dir) {
-        return holder(dir.resolve(FILE_NAME));
+        Optional<InstanceLock> mine = heldHere(dir.resolve(FILE_NAME));
+        return mine.isPresent() ? mine.get().holder : holder(dir.resolve(FILE_NAME));
     }
 
     private void writeHolder(String role) throws IOException {
@@ -176,6 +211,8 @@ public final class InstanceLock implements AutoCloseable {
         Instant started = self.info().startInstant().orElse(Instant.now()).truncatedTo(ChronoUnit.SECONDS);
         byte[] content = ("pid=" + self.pid() + " started=" + started + (role.isEmpty() ? "" : " role=" + role)
                 + "\n").getBytes(StandardCharsets.UTF_8);
+        this.role = role;
+        this.holder = "pid " + self.pid() + ", started " + started;
         FileChannel channel = lock.channel();
         channel.truncate(0);
         ByteBuffer buffer = ByteBuffer.wrap(content);

@@ -51,6 +51,31 @@ class InstanceLockTest {
     }
 
     @Test
+    void readsAndTrialsByTheHoldingProcessKeepTheLockFromASecondProcess() throws Exception {
+        try (InstanceLock held = InstanceLock.acquire(dir, InstanceLock.AGENT)) {
+            // what the agent's own start-up check and a refused second acquire in this process do: on POSIX a close
+            // of any descriptor of the file would release this process's lock
+            assertThat(InstanceLock.isFree(dir)).isFalse();
+            assertThat(InstanceLock.holderRole(dir)).isEqualTo(InstanceLock.AGENT);
+            assertThat(InstanceLock.describeHolder(dir)).startsWith("pid " + ProcessHandle.current().pid() + ", ");
+            assertThatThrownBy(() -> InstanceLock.acquire(dir)).isInstanceOf(InstanceLockedException.class);
+
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            Process second = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                    LockHolder.class.getName(), dir.toString()).redirectErrorStream(true).start();
+            try {
+                assertThat(second.waitFor(30, TimeUnit.SECONDS)).as("the second process is refused at once").isTrue();
+                String out = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(second.exitValue()).as(out).isNotZero();
+                assertThat(out).contains("is in use by another winproxy (pid " + ProcessHandle.current().pid());
+            } finally {
+                second.destroyForcibly();
+            }
+        }
+        assertThat(InstanceLock.isFree(dir)).isTrue();
+    }
+
+    @Test
     void aSecondLockInTheSameProcessIsRefusedAndCloseReleasesIt() {
         try (InstanceLock first = InstanceLock.acquire(dir)) {
             assertThatThrownBy(() -> InstanceLock.acquire(dir)).isInstanceOf(InstanceLockedException.class)
