@@ -23,7 +23,8 @@ public final class Capacity {
 
     /**
      * @param desired      this node's desired state
-     * @param observed     the host as observed
+     * @param observed     the host as observed; null when it was not read (the agent's start-up check on a large
+     *                     host): totals then name what is wanted only
      * @param backendLimit the most backends one load balancer takes, and where that number comes from
      * @param ports        the dynamic port pool: its size and the ports in use, when known
      */
@@ -46,10 +47,15 @@ public final class Capacity {
         List<CheckResult> out = new ArrayList<>();
         backends(in, out);
         ports(in, out);
+        String wanted = in.desired().loadBalancers().size() + " load balancers and "
+                + in.desired().remoteEndpoints().size() + " remote endpoints wanted";
+        if (in.observed() == null) {
+            out.add(CheckResult.pass(G, "totals", wanted));
+            return out;
+        }
         long remote = in.observed().endpoints().stream().filter(e -> e.remote()).count();
         out.add(CheckResult.pass(G, "totals", in.observed().loadBalancers().size() + " load balancers and " + remote
-                + " remote endpoints on the host; " + in.desired().loadBalancers().size() + " load balancers and "
-                + in.desired().remoteEndpoints().size() + " remote endpoints wanted"));
+                + " remote endpoints on the host; " + wanted));
         return out;
     }
 

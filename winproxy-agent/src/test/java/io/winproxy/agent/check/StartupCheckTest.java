@@ -28,6 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import io.winproxy.agent.dataplane.ApplyResult;
+import io.winproxy.agent.sync.SyncReport;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -132,5 +135,26 @@ class StartupCheckTest {
                 .isEqualToIgnoringCase(pod.id()));
         assertThat(events).singleElement().satisfies(e -> assertThat(e)
                 .startsWith("preflight/api-server: cannot read the cluster from https://api:6443: refused"));
+    }
+
+    @Test
+    void onALargeHostTheStartUpConsistencyIsWhatTheFirstSyncFoundWithoutASecondReadOfTheHost() {
+        ApplyResult failed = new ApplyResult(1, 0, 0, 0, 2, List.of(new ApplyResult.StepFailure(
+                "create-load-balancer", "10.96.0.80:80/TCP", "default/web", "0x803B0013",
+                "HCN_E_PORT_ALREADY_EXISTS")), List.of());
+        List<CheckResult> found = StartupCheck.fromFirstSync(new SyncReport(1, null, null, failed, Duration.ZERO,
+                null), 30_000);
+        assertThat(found).singleElement().satisfies(r -> {
+            assertThat(r.status()).isEqualTo(CheckStatus.FAIL);
+            assertThat(r.service()).isEqualTo("default/web");
+            assertThat(r.message()).contains("create-load-balancer 10.96.0.80:80/TCP failed: 0x803B0013");
+        });
+
+        List<CheckResult> clean = StartupCheck.fromFirstSync(new SyncReport(1, null, null, ApplyResult.EMPTY,
+                Duration.ZERO, null), 30_000);
+        assertThat(clean).singleElement().satisfies(r -> {
+            assertThat(r.status()).isEqualTo(CheckStatus.PASS);
+            assertThat(r.message()).contains("30000 wanted objects").contains("'winproxy check' does");
+        });
     }
 }
