@@ -5,6 +5,7 @@ import io.winproxy.hns.HnsException;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.hns.model.LoadBalancerPortMapping;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.Ownership;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,21 +61,43 @@ public final class ScratchObjects {
 
     /**
      * Deletes every scratch load balancer, then every scratch remote endpoint of {@code networkId}. Only objects
-     * {@code owned} does not claim are read (one document each); the agent passes its journal's ownership, so that
-     * the thousands of objects it owns cost no read.
+     * {@code owned} does not claim are read (one document each). For {@code check --probe-hns}, which may read the
+     * host whole.
      *
      * @return the IDs deleted; IDs that could not be deleted are logged and left (the next sweep retries)
      */
     public static List<String> sweep(HnsClient hns, String networkId, Ownership owned) {
+        return sweep(hns, networkId, owned, true);
+    }
+
+    /**
+     * As {@link #sweep(HnsClient, String, Ownership)} for the agent's start: it reads no endpoint it cannot suspect.
+     * Unowned load balancers are read (the agent's own observe reads them too); the endpoints a scratch load balancer
+     * references are read and deleted with it; of the other endpoints only unowned ones carrying winproxy's mark
+     * (scratch endpoints under the GUID the probe chose) are read, never the CNI's pods or the remote endpoints the
+     * journal owns: at 10,000 Services that is 100,000 documents a start would otherwise read. A scratch endpoint
+     * left alone under an HNS-chosen ID (a probe killed between its two creates, on a host that ignores chosen IDs) is
+     * swept by the next {@code check --probe-hns}.
+     */
+    public static List<String> sweepAtStart(HnsClient hns, String networkId, Ownership owned) {
+        return sweep(hns, networkId, owned, false);
+    }
+
+    private static List<String> sweep(HnsClient hns, String networkId, Ownership owned, boolean thorough) {
         List<String> deleted = new ArrayList<>();
+        List<String> referenced = new ArrayList<>();
         for (String id : hns.listLoadBalancerIds()) {
             if (!owned.ownsLoadBalancer(id)) {
-                hns.getLoadBalancer(id).filter(ScratchObjects::isScratch)
-                        .ifPresent(lb -> delete(() -> hns.deleteLoadBalancer(lb.id()), lb.id(), deleted));
+                hns.getLoadBalancer(id).filter(ScratchObjects::isScratch).ifPresent(lb -> {
+                    referenced.addAll(lb.hostComputeEndpoints());
+                    delete(() -> hns.deleteLoadBalancer(lb.id()), lb.id(), deleted);
+                });
             }
         }
         for (String id : hns.listEndpointIds(networkId)) {
-            if (!owned.ownsRemoteEndpoint(id)) {
+            boolean suspect = thorough || HnsIds.isWinproxys(id)
+                    || referenced.stream().anyMatch(r -> r.equalsIgnoreCase(id));
+            if (suspect && !owned.ownsRemoteEndpoint(id)) {
                 hns.getEndpoint(id).filter(ScratchObjects::isScratch)
                         .ifPresent(ep -> delete(() -> hns.deleteEndpoint(ep.id()), ep.id(), deleted));
             }

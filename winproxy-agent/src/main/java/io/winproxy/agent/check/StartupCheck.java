@@ -119,7 +119,7 @@ public final class StartupCheck {
                     new StateDirectoryCheck(setup.stateDir(), !setup.emulated())));
             results = outcome.results();
             // Scratch objects of a 'check --probe-hns' that died are recognisable by frontend and MAC: remove them.
-            outcome.network().ifPresent(net -> ScratchObjects.sweep(setup.hns(), net.id(),
+            outcome.network().ifPresent(net -> ScratchObjects.sweepAtStart(setup.hns(), net.id(),
                     OwnershipJournal.readOnly(setup.stateDir()).ownership()));
         } catch (RuntimeException e) {
             results = List.of(CheckResult.fail(CheckGroup.preflight, "preflight", "the preflight check failed: " + e,

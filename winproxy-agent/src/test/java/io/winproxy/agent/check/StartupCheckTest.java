@@ -17,6 +17,8 @@ import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
+import io.winproxy.hns.emulator.HnsObjectKind;
+import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.policy.model.NodeInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,6 +137,27 @@ class StartupCheckTest {
                 .isEqualToIgnoringCase(pod.id()));
         assertThat(events).singleElement().satisfies(e -> assertThat(e)
                 .startsWith("preflight/api-server: cannot read the cluster from https://api:6443: refused"));
+    }
+
+    @Test
+    void theAgentsSweepReadsNoEndpointItCannotSuspect() throws Exception {
+        HnsEmulator hns = HnsEmulator.inMemory();
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-node-1");
+        String network = host.syncNetwork(List.of(new EmulatedHost.Node("win-node-1", "10.244.1.0/24",
+                "10.0.0.11"))).id();
+        for (int i = 5; i < 25; i++) {
+            host.ensureLocalEndpoint("10.244.1." + i);
+        }
+        // a scratch endpoint a probe left under winproxy's GUID, without its load balancer
+        hns.createEndpoint(network, ScratchObjects.endpoint(io.winproxy.policy.plan.HnsIds.newId(new java.util.Random(7)), network,
+                ScratchObjects.ENDPOINT_IP_2, null));
+        hns.journal().reset();
+
+        List<String> deleted = ScratchObjects.sweepAtStart(hns, network, io.winproxy.policy.plan.Ownership.NONE);
+
+        assertThat(deleted).hasSize(1);
+        assertThat(hns.journal().count(HnsCall.OPEN, HnsObjectKind.ENDPOINT)).as("the 20 pods are not read")
+                .isEqualTo(1);
     }
 
     @Test
