@@ -42,7 +42,12 @@ public final class Preflight {
      * @param stateDir the state directory check, run as part of this group
      */
     public record Inputs(ProxyConfig config, HnsClient hns, boolean emulated, String nodeName, ClusterRead cluster,
-                         HostMacLookup hostMac, StateDirectoryCheck stateDir) {
+                         HostMacLookup hostMac, StateDirectoryCheck stateDir, boolean readEndpoints) {
+        /** The command's preflight, which reads the network's endpoints to find the source VIP. */
+        public Inputs(ProxyConfig config, HnsClient hns, boolean emulated, String nodeName, ClusterRead cluster,
+                      HostMacLookup hostMac, StateDirectoryCheck stateDir) {
+            this(config, hns, emulated, nodeName, cluster, hostMac, stateDir, true);
+        }
     }
 
     /** The results, and the network the other groups may use (empty when preflight found none usable). */
@@ -129,6 +134,23 @@ public final class Preflight {
         if (!net.isOverlay()) {
             return;
         }
+        if (!in.readEndpoints()) {
+            // The agent's start: reading every endpoint document of the network (100,000 remote endpoints at 10,000
+            // Services) to find one address would double the start's HNS reads and memory; its first sync ensures
+            // the source VIP endpoint itself and says so in its log and on /statusz.
+            String configured = in.config().sourceVip();
+            out.add(CheckResult.pass(G, "source-vip", configured.isEmpty()
+                    ? "no --source-vip: the first sync takes the CNI's " + net.name() + "_ep endpoint or has HNS"
+                            + " assign one ('winproxy check' shows which)"
+                    : "--source-vip " + configured + ": the first sync ensures its endpoint on " + net.name()));
+        } else {
+            overlaySourceVip(in, net, out);
+        }
+        hostMac(in, net, out);
+    }
+
+    /** The source VIP is a local endpoint of the network (read from the network's endpoint documents). */
+    private static void overlaySourceVip(Inputs in, HostComputeNetwork net, List<CheckResult> out) {
         List<HostComputeEndpoint> endpoints;
         try {
             endpoints = in.hns().listEndpoints(net.id());
@@ -168,6 +190,10 @@ public final class Preflight {
                                 + " (docs/troubleshooting.md#source-vip)"));
             }
         }
+    }
+
+    /** Overlay: an interface holds the node IP (its MAC goes into the source-VIP and remote endpoints). */
+    private static void hostMac(Inputs in, HostComputeNetwork net, List<CheckResult> out) {
         String nodeIp = nodeIp(in, net);
         if (nodeIp.isEmpty()) {
             out.add(CheckResult.fail(G, "host-mac", "the node IP of " + in.nodeName() + " is unknown",

@@ -116,7 +116,7 @@ public final class StartupCheck {
             }
             Preflight.Outcome outcome = Preflight.run(new Preflight.Inputs(setup.config(), setup.hns(),
                     setup.emulated(), setup.node().nodeName(), setup.cluster().get(), setup.hostMac(),
-                    new StateDirectoryCheck(setup.stateDir(), !setup.emulated())));
+                    new StateDirectoryCheck(setup.stateDir(), !setup.emulated()), false));
             results = outcome.results();
             // Scratch objects of a 'check --probe-hns' that died are recognisable by frontend and MAC: remove them.
             outcome.network().ifPresent(net -> ScratchObjects.sweepAtStart(setup.hns(), net.id(),

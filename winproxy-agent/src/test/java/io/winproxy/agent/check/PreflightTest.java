@@ -110,6 +110,31 @@ class PreflightTest {
     }
 
     @Test
+    void theAgentsPreflightReadsNoEndpointDocument() throws Exception {
+        HnsEmulator hns = HnsEmulator.inMemory();
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "win-node-1");
+        host.syncNetwork(TwoNodes.NODES);
+        host.ensureHostEndpoint("10.244.1.2");
+        host.syncLocalEndpoints(java.util.Set.of("10.244.1.5", "10.244.1.6", "10.244.1.7"));
+        ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
+                "--hostname-override=win-node-1"), Map.of());
+        ClusterRead cluster = new ClusterRead("--manifests test", false, new ClusterObjects.Mapped(
+                List.of(new NodeInfo("win-node-1", Map.of(), List.of("10.244.1.0/24"), List.of("10.0.0.11"), null,
+                        false, List.of())), List.of(), List.of()), "");
+        hns.journal().reset();
+
+        Preflight.Outcome outcome = Preflight.run(new Preflight.Inputs(config, hns, true, "win-node-1", cluster,
+                HostMacLookup.emulated(), new StateDirectoryCheck(dir.resolve("state"), false), false));
+
+        assertThat(hns.journal().count(io.winproxy.hns.emulator.HnsCall.OPEN,
+                io.winproxy.hns.emulator.HnsObjectKind.ENDPOINT)).isZero();
+        assertThat(outcome.results()).filteredOn(r -> r.check().equals("source-vip")).singleElement()
+                .satisfies(r -> assertThat(r.status()).isEqualTo(CheckStatus.PASS));
+        assertThat(outcome.results()).filteredOn(r -> r.check().equals("host-mac")).singleElement()
+                .satisfies(r -> assertThat(r.status()).isEqualTo(CheckStatus.PASS));
+    }
+
+    @Test
     void checkWithoutAHostOnLinuxIsAUsageErrorNamingTheFlag() {
         Cli.Result r = Cli.run("check", "--example-cluster");
         assertThat(r.exitCode()).isEqualTo(2);
