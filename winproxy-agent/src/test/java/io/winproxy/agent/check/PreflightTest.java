@@ -56,9 +56,7 @@ class PreflightTest {
         host.ensureHostEndpoint("10.244.1.2");
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
                 "--source-vip=10.244.1.2", "--hostname-override=win-node-1"), Map.of());
-        ClusterRead cluster = new ClusterRead("--manifests test", false, new ClusterObjects.Mapped(
-                List.of(new NodeInfo("win-node-1", Map.of(), List.of("10.244.1.0/24"), List.of("10.0.0.11"), null,
-                        false, List.of())), List.of(), List.of()), "");
+        ClusterRead cluster = nodeWinNode1();
         Path stateDir = dir.resolve("state");
 
         Preflight.Outcome none = Preflight.run(new Preflight.Inputs(config, hns, true, "win-node-1", cluster,
@@ -86,9 +84,7 @@ class PreflightTest {
         host.syncNetwork(TwoNodes.NODES);
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
                 "--hostname-override=win-node-1"), Map.of());
-        ClusterRead cluster = new ClusterRead("--manifests test", false, new ClusterObjects.Mapped(
-                List.of(new NodeInfo("win-node-1", Map.of(), List.of("10.244.1.0/24"), List.of("10.0.0.11"), null,
-                        false, List.of())), List.of(), List.of()), "");
+        ClusterRead cluster = nodeWinNode1();
         Preflight.Inputs inputs = new Preflight.Inputs(config, hns, true, "win-node-1", cluster,
                 HostMacLookup.emulated(), new StateDirectoryCheck(dir.resolve("state"), false));
 
@@ -118,9 +114,7 @@ class PreflightTest {
         host.syncLocalEndpoints(java.util.Set.of("10.244.1.5", "10.244.1.6", "10.244.1.7"));
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
                 "--hostname-override=win-node-1"), Map.of());
-        ClusterRead cluster = new ClusterRead("--manifests test", false, new ClusterObjects.Mapped(
-                List.of(new NodeInfo("win-node-1", Map.of(), List.of("10.244.1.0/24"), List.of("10.0.0.11"), null,
-                        false, List.of())), List.of(), List.of()), "");
+        ClusterRead cluster = nodeWinNode1();
         hns.journal().reset();
 
         Preflight.Outcome outcome = Preflight.run(new Preflight.Inputs(config, hns, true, "win-node-1", cluster,
@@ -140,5 +134,12 @@ class PreflightTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).startsWith("winproxy: --hns-state: check examines an existing host");
         assertThat(r.err().lines().count()).isEqualTo(1);
+    }
+
+    /** A cluster read from files holding only this node, win-node-1 (pods 10.244.1.0/24, InternalIP 10.0.0.11). */
+    private static ClusterRead nodeWinNode1() {
+        return new ClusterRead("--manifests test", false, new ClusterObjects.Mapped(
+                List.of(new NodeInfo("win-node-1", Map.of(), List.of("10.244.1.0/24"), List.of("10.0.0.11"), null,
+                        false, List.of())), List.of(), List.of()), "");
     }
 }

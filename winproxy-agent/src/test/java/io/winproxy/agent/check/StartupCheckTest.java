@@ -111,8 +111,7 @@ class StartupCheckTest {
     void theAgentsPreflightDeletesScratchObjectsADeadProbeLeftAndNothingElse() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-node-1");
-        String network = host.syncNetwork(List.of(new EmulatedHost.Node("win-node-1", "10.244.1.0/24",
-                "10.0.0.11"))).id();
+        String network = cbr0(host);
         var pod = host.ensureLocalEndpoint("10.244.1.5");
         var other = hns.createLoadBalancer(io.winproxy.hns.model.HostComputeLoadBalancer.of(List.of(pod.id()), "",
                 "10.96.0.10", new io.winproxy.hns.model.LoadBalancerPortMapping(17, 53, 53, 0, 0), 0));
@@ -143,8 +142,7 @@ class StartupCheckTest {
     void theAgentsSweepReadsNoEndpointItCannotSuspect() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-node-1");
-        String network = host.syncNetwork(List.of(new EmulatedHost.Node("win-node-1", "10.244.1.0/24",
-                "10.0.0.11"))).id();
+        String network = cbr0(host);
         for (int i = 5; i < 25; i++) {
             host.ensureLocalEndpoint("10.244.1." + i);
         }
@@ -179,5 +177,10 @@ class StartupCheckTest {
             assertThat(r.status()).isEqualTo(CheckStatus.PASS);
             assertThat(r.message()).contains("30000 wanted objects").contains("'winproxy check' does");
         });
+    }
+
+    /** Creates win-node-1's L2Bridge network cbr0 (pods 10.244.1.0/24, node IP 10.0.0.11) on {@code host}; its ID. */
+    private static String cbr0(EmulatedHost host) {
+        return host.syncNetwork(List.of(new EmulatedHost.Node("win-node-1", "10.244.1.0/24", "10.0.0.11"))).id();
     }
 }
