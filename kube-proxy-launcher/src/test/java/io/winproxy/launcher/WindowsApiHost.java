@@ -31,6 +31,9 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
     /** The Windows programs of the tests: {@code harness.exe} and the stand-in {@code java.exe} (src/test/c). */
     static final Path TOOLS = Path.of(System.getProperty("winproxy.test-tools", "target/test-tools"));
 
+    /** How often a program the host never started is launched again before its result is taken as it is. */
+    private static final int LAUNCH_RETRIES = 2;
+
     record Result(int exitCode, String stdout, String stderr) {
     }
 
@@ -62,6 +65,24 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
      * the timeout, with JAVA_HOME, WINPROXY_JAVA_HOME and WINPROXY_JAVA_OPTS removed and the given variables added.
      */
     Result run(Duration timeout, Map<String, String> environment, String program, String... args)
+            throws IOException, InterruptedException {
+        Result result = runOnce(timeout, environment, program, args);
+        for (int retry = 1; retry <= LAUNCH_RETRIES && neverStarted(result); retry++) {
+            System.err.printf("%s %s was not started by the host (%s); launch %d of %d%n", program,
+                    String.join(" ", args), result.stderr().strip(), retry + 1, LAUNCH_RETRIES + 1);
+            Thread.sleep(1_000);
+            result = runOnce(timeout, environment, program, args);
+        }
+        return result;
+    }
+
+    /**
+     * True when the host could not start the program at all, so that it did nothing: a result of the host, not of the
+     * program (the program's own failures are never retried).
+     */
+    abstract boolean neverStarted(Result result);
+
+    private Result runOnce(Duration timeout, Map<String, String> environment, String program, String... args)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(prefix());
         command.add(program);
@@ -117,6 +138,11 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
         }
 
         @Override
+        boolean neverStarted(Result result) {
+            return false;
+        }
+
+        @Override
         public void close() {
         }
     }
@@ -159,6 +185,17 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
             environment.put("WINEDLLOVERRIDES", "winemenubuilder.exe=d");
             environment.remove("DISPLAY");
             environment.remove("WAYLAND_DISPLAY");
+        }
+
+        /**
+         * Wine's loader hands a program it cannot load to {@code start.exe /exec}, and that prints this line and ends
+         * with 1 when it cannot start it either. "Internal error" is a failure of Wine's process creation seen once in
+         * CI ({@code sc create} after a 50-second stop scenario) and never reproduced; "File not found" or "Bad EXE
+         * format" are failures of the program's file and are not retried.
+         */
+        @Override
+        boolean neverStarted(Result result) {
+            return result.exitCode() == 1 && result.stderr().contains("ShellExecuteEx failed: Internal error");
         }
 
         @Override
