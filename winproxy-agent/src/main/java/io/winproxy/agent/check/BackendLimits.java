@@ -1,5 +1,6 @@
 package io.winproxy.agent.check;
 
+import io.winproxy.agent.dataplane.BackendLimit;
 import io.winproxy.agent.dataplane.HnsCapabilityFile;
 import io.winproxy.hns.HnsClient;
 import io.winproxy.hns.emulator.EchoProfile;
@@ -9,15 +10,23 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Where {@code check} takes the most backends one load balancer may have from: what this node taught
- * ({@code hns-capabilities.json}, learnt by {@code --probe-hns} or a failed create), else the emulated host's limit,
- * else the profile of the node's HNS version (Windows Server 2019: 64, kubernetes#98680; later: 1024).
+ * Where {@code check} takes the most backends one load balancer may have from: the flag
+ * {@code --hns-max-backends-per-load-balancer} (the agent's own limit then: {@link BackendLimit}), else what this node
+ * taught ({@code hns-capabilities.json}, learnt by {@code --probe-hns} or a failed create), else the emulated host's
+ * limit, else the profile of the node's HNS version (Windows Server 2019: 64, kubernetes#98680; later: 1024).
  */
 final class BackendLimits {
     private BackendLimits() {
     }
 
-    static Capacity.BackendLimit of(HnsClient hns, Path stateDir) {
+    /**
+     * @param configured the flag's value, or null when not given
+     */
+    static Capacity.BackendLimit of(HnsClient hns, Path stateDir, Integer configured) {
+        if (configured != null) {
+            BackendLimit agents = BackendLimit.of(null, configured);
+            return new Capacity.BackendLimit(agents.value(), agents.source());
+        }
         Optional<HnsCapabilityFile> learnt = HnsCapabilityFile.read(stateDir);
         if (learnt.isPresent() && learnt.get().maxBackendsPerLoadBalancer() != null) {
             HnsCapabilityFile f = learnt.get();

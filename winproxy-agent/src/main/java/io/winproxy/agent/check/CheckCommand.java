@@ -122,7 +122,8 @@ public final class CheckCommand implements Callable<Integer> {
             report.ran(CheckGroup.consistency, Consistency.run(new Consistency.Inputs(m.snapshot().desired(),
                     observed, plan, m.journal(), read.services())));
             report.ran(CheckGroup.capacity, Capacity.run(new Capacity.Inputs(m.snapshot().desired(), m.observed(),
-                    BackendLimits.of(m.hns(), host.stateDir(context.env())), PortPools.of(m.hns(), !emulated))));
+                    BackendLimits.of(m.hns(), host.stateDir(context.env()),
+                            host.maxBackendsPerLoadBalancer()), PortPools.of(m.hns(), !emulated))));
             if (probeTraffic) {
                 Reachability.Prober prober = emulated ? new TracedProber(m) : new SocketProber(PROBE_TIMEOUT);
                 report.ran(CheckGroup.reachability, Reachability.run(m.snapshot().desired(),

@@ -66,10 +66,11 @@ public final class StartupCheck {
      * @param events   where the Warning Events go
      * @param metrics  where the gauge goes
      * @param clock    the time written into check.json
+     * @param maxBackends {@code --hns-max-backends-per-load-balancer}, or null: the limit capacity checks against
      */
     public record Setup(ProxyConfig config, NodeFacts node, HnsClient hns, boolean emulated, HostMacLookup hostMac,
                         Path stateDir, Supplier<ClusterRead> cluster, EventRecorder events, AgentMetrics metrics,
-                        Clock clock) {
+                        Clock clock, Integer maxBackends) {
     }
 
     private final Setup setup;
@@ -145,7 +146,7 @@ public final class StartupCheck {
         int wanted = desired.loadBalancers().size() + desired.remoteEndpoints().size();
         if (wanted > FRESH_READ_LIMIT) {
             found = fromFirstSync(report, wanted);
-            sized = Capacity.run(new Capacity.Inputs(desired, null, BackendLimits.of(setup.hns(), setup.stateDir()),
+            sized = Capacity.run(new Capacity.Inputs(desired, null, BackendLimits.of(setup.hns(), setup.stateDir(), setup.maxBackends()),
                     PortPools.of(setup.hns(), !setup.emulated())));
             record(found, sized);
             return;
@@ -158,7 +159,7 @@ public final class StartupCheck {
             Plan plan = PlanCalculator.plan(desired, observed, journal.ownership(), reader.modifySupported());
             found = Consistency.run(new Consistency.Inputs(desired, observed, plan, journal, List.of()));
             sized = Capacity.run(new Capacity.Inputs(desired, observed,
-                    BackendLimits.of(setup.hns(), setup.stateDir()), PortPools.of(setup.hns(), !setup.emulated())));
+                    BackendLimits.of(setup.hns(), setup.stateDir(), setup.maxBackends()), PortPools.of(setup.hns(), !setup.emulated())));
         } catch (HnsException | IllegalStateException e) {
             String why = e instanceof HnsException h ? HnsErrorText.of(h) : e.getMessage();
             found = List.of(CheckResult.fail(CheckGroup.consistency, "consistency", "cannot read the host: " + why,

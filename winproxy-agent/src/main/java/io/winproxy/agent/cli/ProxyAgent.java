@@ -140,7 +140,7 @@ public final class ProxyAgent implements AutoCloseable {
         scheduler = new ExecutorScheduler("winproxy-sync");
         startupCheck = new StartupCheck(new StartupCheck.Setup(config, setup.node(), setup.hns(),
                 setup.hns() instanceof HnsEmulator, setup.hostMac(), setup.stateDir(),
-                StartupCheck.nodeRead(client, nodeName), events, metrics, Clock.systemUTC()));
+                StartupCheck.nodeRead(client, nodeName), events, metrics, Clock.systemUTC(), setup.maxBackends()));
         boolean vipConfigured = !setup.node().sourceVip().isEmpty();
         String[] lastVip = {""};
         Consumer<SyncReport> onSync = report -> {

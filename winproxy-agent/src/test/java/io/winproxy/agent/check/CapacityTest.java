@@ -70,6 +70,19 @@ class CapacityTest {
     }
 
     @Test
+    void theFlagsLimitIsTheOneCheckedAsTheAgentUsesIt() throws IOException {
+        Path state = ws2019Host();
+
+        Cli.Result text = Cli.run("check", "--manifests", cluster(40).toString(), "--hns-state", state.toString(),
+                "--hns-max-backends-per-load-balancer=32");
+
+        // the policy cut the Service to the flag's 32, as the agent would; the limit named is the flag's, not HNS's 64
+        assertThat(text.out()).as(text.out() + text.err()).contains("PASS capacity/backends: the largest load"
+                + " balancer has 32 backends (default/big:http); the limit is 32 (configured"
+                + " (--hns-max-backends-per-load-balancer))");
+    }
+
+    @Test
     void aPortPoolAtEightyPercentWarnsAndAnExhaustedOneFails() throws IOException {
         Path state = ws2019Host();
         Path manifests = cluster(3);

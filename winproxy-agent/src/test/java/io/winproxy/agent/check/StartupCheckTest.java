@@ -82,7 +82,7 @@ class StartupCheckTest {
                 true, HostMacLookup.emulated(), stateDir, () -> node,
                 (kind, ns, name, type, reason, message) -> events.add(kind + " " + name + " " + type + " " + reason
                         + " " + message), metrics, Clock.fixed(Instant.parse("2026-11-28T03:00:00Z"),
-                ZoneOffset.UTC)));
+                ZoneOffset.UTC), null));
 
         check.runPreflight();
 
@@ -126,7 +126,7 @@ class StartupCheckTest {
         StartupCheck check = new StartupCheck(new StartupCheck.Setup(config, NodeFacts.of(config, "cbr0"), hns, true,
                 HostMacLookup.emulated(), stateDir, () -> ClusterRead.failed("https://api:6443", "refused"),
                 (kind, ns, name, type, reason, message) -> events.add(message), AgentMetrics.NOOP,
-                Clock.systemUTC()));
+                Clock.systemUTC(), null));
 
         check.runPreflight();
 
