@@ -12,12 +12,14 @@ import java.util.Set;
 /**
  * The IDs of one kind of HNS object as the last enumerate listed them, compared with the next enumerate at a cost
  * proportional to what changed plus one {@link String#equals} per listed ID: HNS lists the same objects in the same
- * order from one enumerate to the next, so the texts that equal the previous list's at the same place from the start
- * (the common prefix) and from the end (the common suffix) are known without a lookup. Only the middle between them
+ * order from one enumerate to the next, so the texts that spell the previous list's IDs at the same place from the start
+ * (the common prefix) and from the end (the common suffix) are known without a lookup. HNS's own spelling (upper-case
+ * on some builds) is not kept: a text is compared with the lower-case ID by an ASCII comparison. Only the middle between them
  * goes through an open-addressing table of the known (lower-case) IDs, looked up by a case-insensitive hash and
  * comparison, so only an ID never seen before is normalised ({@link HnsIds#normalize}). A list in another order, or
  * with an ID listed twice, is compared in full (every ID looked up): correct, only slower. The table holds one
- * reference and one int per slot (about 100 bytes an ID with the ID's own string), so 110,000 IDs cost about 11 MB.
+ * reference and one int per slot (about 100 bytes an ID with the ID's own string, which the journal shares), so
+ * 110,000 IDs cost about 11 MB.
  *
  * <p>Not thread-safe: the sync thread only.
  */
@@ -38,8 +40,7 @@ final class EnumeratedIds {
     private int[] seen = new int[16];
     private int size;
     private int generation;
-    /** The last enumerate as HNS spelled it, and the lower-case ID at each of its places. */
-    private String[] texts = NONE;
+    /** The lower-case ID at each place of the last enumerate. */
     private String[] keyAt = NONE;
     /** Whether the last enumerate is not comparable place by place (first, repeats, or not read yet). */
     private boolean compareInFull = true;
@@ -62,19 +63,19 @@ final class EnumeratedIds {
         int prefix = 0;
         int suffix = 0;
         if (!compareInFull) {
-            int common = Math.min(next.length, texts.length);
-            while (prefix < common && next[prefix].equals(texts[prefix]) && still(keyAt[prefix])) {
+            int common = Math.min(next.length, keyAt.length);
+            while (prefix < common && sameId(keyAt[prefix], next[prefix]) && still(keyAt[prefix])) {
                 prefix++;
             }
-            while (suffix < common - prefix && next[next.length - 1 - suffix].equals(texts[texts.length - 1 - suffix])
-                    && still(keyAt[texts.length - 1 - suffix])) {
+            while (suffix < common - prefix && sameId(keyAt[keyAt.length - 1 - suffix], next[next.length - 1 - suffix])
+                    && still(keyAt[keyAt.length - 1 - suffix])) {
                 suffix++;
             }
         }
         forgotten.clear();
         String[] nextKeys = new String[next.length];
         System.arraycopy(keyAt, 0, nextKeys, 0, prefix);
-        System.arraycopy(keyAt, texts.length - suffix, nextKeys, next.length - suffix, suffix);
+        System.arraycopy(keyAt, keyAt.length - suffix, nextKeys, next.length - suffix, suffix);
         List<String> appeared = null;
         int listedAgain = 0;
         // IDs winproxy created since are usually listed in the order it created them: matched in that order by a
@@ -119,7 +120,7 @@ final class EnumeratedIds {
             // The previous list had no repeats, so an ID of its middle is in the new prefix or suffix only if it is
             // in the new middle too: what the new middle did not list has vanished. So has an expected ID that was
             // neither matched in order nor listed out of it.
-            for (int i = prefix; i < texts.length - suffix; i++) {
+            for (int i = prefix; i < keyAt.length - suffix; i++) {
                 vanished = vanishedUnlessSeen(keyAt[i], vanished);
             }
             for (int j = matched; j < expected.size(); j++) {
@@ -127,7 +128,6 @@ final class EnumeratedIds {
             }
         }
         expected.clear();
-        texts = next;
         keyAt = nextKeys;
         // A repeat anywhere (in the middle, or of the prefix or suffix) shows as more places than IDs.
         compareInFull = next.length != size;
@@ -198,7 +198,6 @@ final class EnumeratedIds {
         keys = new String[16];
         seen = new int[16];
         size = 0;
-        texts = NONE;
         keyAt = NONE;
         compareInFull = true;
         forgotten.clear();

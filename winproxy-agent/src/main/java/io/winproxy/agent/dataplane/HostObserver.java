@@ -7,6 +7,7 @@ import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.policy.desired.LoadBalancerKey;
 import io.winproxy.policy.plan.Fingerprints;
 import io.winproxy.policy.plan.IncrementalPlanner;
+import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedLoadBalancer;
 import io.winproxy.policy.plan.ObservedState;
@@ -207,7 +208,10 @@ final class HostObserver {
             } else {
                 Optional<HostComputeEndpoint> doc = ByIdCalls.read(() -> hns.getEndpoint(id), "endpoint", id);
                 if (doc != null && doc.isPresent()) {
-                    changedIps.addAll(cache.remember(doc.get()).ips());
+                    // kept under the enumerate's (lower-case) string for the ID, not a second copy from the document
+                    HostComputeEndpoint read = id.equals(HnsIds.normalize(doc.get().id())) ? doc.get().withId(id)
+                            : doc.get();
+                    changedIps.addAll(cache.remember(read).ips());
                 } else {
                     unreadEndpoints.add(id);
                 }

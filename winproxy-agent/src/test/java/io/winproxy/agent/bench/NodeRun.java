@@ -280,6 +280,7 @@ final class NodeRun {
         last = null;
         printHistogram(scenario);
         printNativeMemory(scenario);
+        dumpHeap(scenario);
         measured.add(new Pending(scenario, calls, journal.total(), reads, journal.writes(),
                 journal.count(HnsCall.CREATE), wall, inHns, ScaleRun.heapAfterGc(), rss, notes));
     }
@@ -320,6 +321,27 @@ final class NodeRun {
                     .sorted().toList());
         } catch (javax.management.JMException e) {
             System.out.println("class histogram unavailable: " + e);
+        }
+    }
+
+    /**
+     * With {@code -Dscale.heapDump=DIR}, writes the live heap (a full GC first) to {@code DIR/<scenario>.hprof}, as
+     * {@code jcmd PID GC.heap_dump} does: for finding which objects hold what the histogram counts.
+     */
+    private static void dumpHeap(String when) {
+        String dir = System.getProperty("scale.heapDump", "");
+        if (dir.isEmpty()) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(dir, when.replaceAll("[^A-Za-z0-9]+", "-") + ".hprof");
+        try {
+            java.nio.file.Files.createDirectories(file.getParent());
+            java.nio.file.Files.deleteIfExists(file);
+            ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                    .dumpHeap(file.toString(), true);
+            System.out.println("heap dump, " + when + ": " + file);
+        } catch (java.io.IOException e) {
+            System.out.println("heap dump unavailable: " + e);
         }
     }
 
