@@ -142,6 +142,7 @@ final class NodeRun {
             reports.clear();
             long withoutAgent = ScaleRun.heapAfterGc();
             printHistogram(scenario);
+            dumpHeap(scenario);
             long steadyHeap = -1;
             for (Pending p : measured) {
                 if (p.scenario().equals("no-op resync")) {
