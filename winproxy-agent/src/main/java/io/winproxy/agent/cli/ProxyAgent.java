@@ -23,6 +23,7 @@ import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.pipeline.ProxyPipeline;
 import io.winproxy.agent.sync.ExecutorScheduler;
+import io.winproxy.agent.sync.HeapReturn;
 import io.winproxy.agent.sync.ProxySyncLoop;
 import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.policy.desired.NodeNetwork;
@@ -141,6 +142,7 @@ public final class ProxyAgent implements AutoCloseable {
         startupCheck = new StartupCheck(new StartupCheck.Setup(config, setup.node(), setup.hns(),
                 setup.hns() instanceof HnsEmulator, setup.hostMac(), setup.stateDir(),
                 StartupCheck.nodeRead(client, nodeName), events, metrics, Clock.systemUTC(), setup.maxBackends()));
+        HeapReturn heapReturn = HeapReturn.forThisJvm();
         boolean vipConfigured = !setup.node().sourceVip().isEmpty();
         String[] lastVip = {""};
         Consumer<SyncReport> onSync = report -> {
@@ -152,6 +154,7 @@ public final class ProxyAgent implements AutoCloseable {
                 logger.atInfo().setMessage("Source VIP").addKeyValue("sourceVip", vip).log();
             }
             startupCheck.afterSync(report);
+            heapReturn.afterSync(report.result());
             if (setup.onSync() != null) {
                 setup.onSync().accept(report);
             }
