@@ -132,6 +132,10 @@ public final class StartupCheck {
         publish("preflight", results);
     }
 
+    private Capacity.BackendLimit backendLimit() {
+        return BackendLimits.of(setup.hns(), setup.stateDir(), setup.maxBackends());
+    }
+
     /**
      * Called on the sync thread after every sync: after the first, runs consistency and capacity once against a
      * fresh read of the host.
@@ -146,7 +150,7 @@ public final class StartupCheck {
         int wanted = desired.loadBalancers().size() + desired.remoteEndpoints().size();
         if (wanted > FRESH_READ_LIMIT) {
             found = fromFirstSync(report, wanted);
-            sized = Capacity.run(new Capacity.Inputs(desired, null, BackendLimits.of(setup.hns(), setup.stateDir(), setup.maxBackends()),
+            sized = Capacity.run(new Capacity.Inputs(desired, null, backendLimit(),
                     PortPools.of(setup.hns(), !setup.emulated())));
             record(found, sized);
             return;
@@ -158,8 +162,8 @@ public final class StartupCheck {
             ObservedState observed = reader.observe();
             Plan plan = PlanCalculator.plan(desired, observed, journal.ownership(), reader.modifySupported());
             found = Consistency.run(new Consistency.Inputs(desired, observed, plan, journal, List.of()));
-            sized = Capacity.run(new Capacity.Inputs(desired, observed,
-                    BackendLimits.of(setup.hns(), setup.stateDir(), setup.maxBackends()), PortPools.of(setup.hns(), !setup.emulated())));
+            sized = Capacity.run(new Capacity.Inputs(desired, observed, backendLimit(),
+                    PortPools.of(setup.hns(), !setup.emulated())));
         } catch (HnsException | IllegalStateException e) {
             String why = e instanceof HnsException h ? HnsErrorText.of(h) : e.getMessage();
             found = List.of(CheckResult.fail(CheckGroup.consistency, "consistency", "cannot read the host: " + why,

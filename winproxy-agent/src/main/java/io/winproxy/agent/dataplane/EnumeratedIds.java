@@ -11,11 +11,11 @@ import java.util.Set;
 
 /**
  * The IDs of one kind of HNS object as the last enumerate listed them, compared with the next enumerate at a cost
- * proportional to what changed plus one {@link String#equals} per listed ID: HNS lists the same objects in the same
- * order from one enumerate to the next, so the texts that spell the previous list's IDs at the same place from the start
- * (the common prefix) and from the end (the common suffix) are known without a lookup. HNS's own spelling (upper-case
- * on some builds) is not kept: a text is compared with the lower-case ID by an ASCII comparison. Only the middle between them
- * goes through an open-addressing table of the known (lower-case) IDs, looked up by a case-insensitive hash and
+ * proportional to what changed plus one comparison per listed ID: HNS lists the same objects in the same order from
+ * one enumerate to the next, so the texts that spell the previous list's IDs at the same place from the start (the
+ * common prefix) and from the end (the common suffix) are known without a lookup. HNS's own spelling (upper-case on
+ * some builds) is not kept: a text is compared with the lower-case ID by an ASCII case-insensitive comparison
+ * ({@link #sameId}). Only the middle between them goes through an open-addressing table of the known (lower-case) IDs, looked up by a case-insensitive hash and
  * comparison, so only an ID never seen before is normalised ({@link HnsIds#normalize}). A list in another order, or
  * with an ID listed twice, is compared in full (every ID looked up): correct, only slower. The table holds one
  * reference and one int per slot (about 100 bytes an ID with the ID's own string, which the journal shares), so
@@ -67,7 +67,8 @@ final class EnumeratedIds {
             while (prefix < common && sameId(keyAt[prefix], next[prefix]) && still(keyAt[prefix])) {
                 prefix++;
             }
-            while (suffix < common - prefix && sameId(keyAt[keyAt.length - 1 - suffix], next[next.length - 1 - suffix])
+            while (suffix < common - prefix
+                    && sameId(keyAt[keyAt.length - 1 - suffix], next[next.length - 1 - suffix])
                     && still(keyAt[keyAt.length - 1 - suffix])) {
                 suffix++;
             }
