@@ -43,6 +43,13 @@ class HeapReturnTest {
         now += d.toNanos();
     }
 
+    /** Lets {@code d} pass, reports a sync of {@code writes} HNS writes, and answers how many collections there were. */
+    private int syncAfter(Duration d, int writes) {
+        after(d);
+        heap.afterSync(writes(writes));
+        return collections;
+    }
+
     @Test
     void theFirstWholeSyncCollectsOnceAPartialOneDoesNot() {
         heap.afterSync(partial(400));
@@ -66,12 +73,8 @@ class HeapReturnTest {
         heap.afterSync(writes(HeapReturn.BURST_WRITES));
         assertThat(collections).isEqualTo(2);
 
-        after(Duration.ofSeconds(30));
-        heap.afterSync(writes(50_000));
-        assertThat(collections).as("within a minute of the last").isEqualTo(2);
-        after(Duration.ofSeconds(31));
-        heap.afterSync(writes(50_000));
-        assertThat(collections).isEqualTo(3);
+        assertThat(syncAfter(Duration.ofSeconds(30), 50_000)).as("within a minute of the last").isEqualTo(2);
+        assertThat(syncAfter(Duration.ofSeconds(31), 50_000)).isEqualTo(3);
     }
 
     @Test
@@ -81,22 +84,14 @@ class HeapReturnTest {
         assertThat(collections).isOne();
 
         used = 133 * MIB; // 100 x 1.25 + 8 = 133: not more
-        after(Duration.ofMinutes(10));
-        heap.afterSync(writes(0));
-        assertThat(collections).isOne();
+        assertThat(syncAfter(Duration.ofMinutes(10), 0)).isOne();
 
         used = 134 * MIB;
-        after(Duration.ofMinutes(1));
-        heap.afterSync(writes(0));
-        assertThat(collections).isEqualTo(2);
+        assertThat(syncAfter(Duration.ofMinutes(1), 0)).isEqualTo(2);
 
         used = 300 * MIB;
-        after(Duration.ofMinutes(4));
-        heap.afterSync(writes(0));
-        assertThat(collections).as("within five minutes of the last").isEqualTo(2);
-        after(Duration.ofMinutes(1));
-        heap.afterSync(writes(0));
-        assertThat(collections).isEqualTo(3);
+        assertThat(syncAfter(Duration.ofMinutes(4), 0)).as("within five minutes of the last").isEqualTo(2);
+        assertThat(syncAfter(Duration.ofMinutes(1), 0)).isEqualTo(3);
     }
 
     @Test
