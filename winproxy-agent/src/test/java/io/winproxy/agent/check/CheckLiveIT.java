@@ -3,14 +3,13 @@ package io.winproxy.agent.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.winproxy.agent.cli.LiveWinA;
 import io.winproxy.agent.cli.ProxyAgent;
 import io.winproxy.agent.config.ConfigResolver;
 import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.NodeFacts;
-import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
 import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
@@ -33,15 +32,10 @@ class CheckLiveIT {
 
     @BeforeEach
     void setUp() throws Exception {
-        server = EmbeddedApiServer.start(0);
-        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), server.url());
-        hnsState = dir.resolve("hns.json");
-        HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).build();
-        new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a")
-                .syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
-        server.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata()
-                .withNewStatus().addNewAddress().withType("InternalIP").withAddress("192.168.1.11").endAddress()
-                .endStatus().build()).create();
+        LiveWinA live = LiveWinA.start(dir);
+        server = live.server();
+        kubeconfig = live.kubeconfig();
+        hnsState = live.hnsState();
     }
 
     @AfterEach

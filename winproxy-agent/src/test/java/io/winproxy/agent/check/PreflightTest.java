@@ -51,8 +51,7 @@ class PreflightTest {
     @Test
     void anOverlayHostWithoutTheHostMacFailsNamingTheNodeIp() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "win-node-1");
-        host.syncNetwork(TwoNodes.NODES);
+        EmulatedHost host = overlayWinNode1(hns);
         host.ensureHostEndpoint("10.244.1.2");
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
                 "--source-vip=10.244.1.2", "--hostname-override=win-node-1"), Map.of());
@@ -80,8 +79,7 @@ class PreflightTest {
     @Test
     void withoutASourceVipOnOverlayTheHnsAssignedOneIsFoundAndItsAbsenceIsOnlyAWarning() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "win-node-1");
-        host.syncNetwork(TwoNodes.NODES);
+        overlayWinNode1(hns);
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
                 "--hostname-override=win-node-1"), Map.of());
         ClusterRead cluster = nodeWinNode1();
@@ -108,8 +106,7 @@ class PreflightTest {
     @Test
     void theAgentsPreflightReadsNoEndpointDocument() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "win-node-1");
-        host.syncNetwork(TwoNodes.NODES);
+        EmulatedHost host = overlayWinNode1(hns);
         host.ensureHostEndpoint("10.244.1.2");
         host.syncLocalEndpoints(java.util.Set.of("10.244.1.5", "10.244.1.6", "10.244.1.7"));
         ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
@@ -134,6 +131,13 @@ class PreflightTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).startsWith("winproxy: --hns-state: check examines an existing host");
         assertThat(r.err().lines().count()).isEqualTo(1);
+    }
+
+    /** win-node-1's overlay network vxlan0 on {@code hns}, with the routes to both nodes of {@link TwoNodes}. */
+    private static EmulatedHost overlayWinNode1(HnsEmulator hns) {
+        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.OVERLAY, "vxlan0", "win-node-1");
+        host.syncNetwork(TwoNodes.NODES);
+        return host;
     }
 
     /** A cluster read from files holding only this node, win-node-1 (pods 10.244.1.0/24, InternalIP 10.0.0.11). */

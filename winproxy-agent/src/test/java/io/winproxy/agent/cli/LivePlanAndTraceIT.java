@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.winproxy.agent.Main;
-import io.winproxy.agent.demo.DemoKubeconfig;
 import io.winproxy.agent.demo.EmbeddedApiServer;
 import io.winproxy.agent.kube.Eventually;
 import io.winproxy.agent.kube.WatchOptions;
-import io.winproxy.hns.emulator.EmulatedHost;
 import io.winproxy.hns.emulator.HnsEmulator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -51,16 +48,11 @@ class LivePlanAndTraceIT {
 
     @BeforeEach
     void setUp() throws Exception {
-        server = EmbeddedApiServer.start(0);
-        kubeconfig = DemoKubeconfig.write(dir.resolve("kubeconfig"), server.url());
-        hnsState = dir.resolve("hns.json");
-        HnsEmulator hns = HnsEmulator.builder().stateFile(hnsState).build();
-        EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");
-        host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
-        host.syncLocalEndpoints(Set.of("10.244.1.5", "10.244.1.6"));
-        server.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("win-a").endMetadata()
-                .withNewStatus().addNewAddress().withType("InternalIP").withAddress("192.168.1.11").endAddress()
-                .endStatus().build()).create();
+        LiveWinA live = LiveWinA.start(dir);
+        server = live.server();
+        kubeconfig = live.kubeconfig();
+        hnsState = live.hnsState();
+        live.host().syncLocalEndpoints(Set.of("10.244.1.5", "10.244.1.6"));
         server.client().resource(AgentHarness.service("default", "web", "10.96.0.80", 80, 8080)).create();
         server.client().resource(AgentHarness.slice("default", "web-1", "web", 8080, "10.244.1.5@win-a")).create();
         server.client().resource(nodePort("default", "shop", "10.96.0.90", 30090)).create();

@@ -17,7 +17,6 @@ import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.IpFamily;
-import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.Protocol;
 import io.winproxy.policy.model.ServiceInfo;
 import io.winproxy.policy.trace.Packet;
@@ -31,7 +30,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,12 +73,7 @@ class BackendLimitSyncTest {
                 List.of(IpFamily.IPV4), "win-a", ProxySyncLoop.Timing.of(Duration.ofSeconds(1),
                 Duration.ofSeconds(30)), scheduler, r -> { });
         loop.start();
-        loop.onNode(null, new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"), List.of("192.168.1.11"), null,
-                false, List.of()));
-        loop.onNodeSynced();
-        loop.onServicesSynced();
-        loop.onEndpointSlicesSynced();
-        scheduler.advanceMillis(0);
+        L2BridgeLoop.syncWinA(loop, scheduler);
     }
 
     private static ServiceInfo service(String name, String clusterIp) {

@@ -10,10 +10,12 @@ import io.winproxy.hns.emulator.HnsEmulator;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.IpFamily;
+import io.winproxy.policy.model.NodeInfo;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -41,6 +43,19 @@ final class L2BridgeLoop {
                 Duration.ofSeconds(30)), scheduler, onSync);
         loop.start();
         return loop;
+    }
+
+    /**
+     * Delivers node win-a (pod CIDR 10.244.1.0/24, node IP 192.168.1.11) and every informer's "synced", then runs what
+     * is due: the first sync of a loop whose Services and slices come later.
+     */
+    static void syncWinA(ProxySyncLoop loop, ManualScheduler scheduler) {
+        loop.onNode(null, new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"), List.of("192.168.1.11"), null,
+                false, List.of()));
+        loop.onNodeSynced();
+        loop.onServicesSynced();
+        loop.onEndpointSlicesSynced();
+        scheduler.advanceMillis(0);
     }
 
     /**

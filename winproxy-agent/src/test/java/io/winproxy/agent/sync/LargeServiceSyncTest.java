@@ -12,14 +12,12 @@ import io.winproxy.hns.model.HostComputeLoadBalancer;
 import io.winproxy.policy.desired.PolicyCalculator;
 import io.winproxy.policy.desired.PolicyConfig;
 import io.winproxy.policy.model.EndpointSliceInfo;
-import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -55,12 +53,7 @@ class LargeServiceSyncTest {
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults(), List.of()),
                 NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", ""), metrics, Instant.EPOCH, false);
         loop = L2BridgeLoop.start(engine, hns, health, metrics, recorder, scheduler, r -> { });
-        loop.onNode(null, new NodeInfo("win-a", Map.of(), List.of("10.244.1.0/24"), List.of("192.168.1.11"), null,
-                false, List.of()));
-        loop.onNodeSynced();
-        loop.onServicesSynced();
-        loop.onEndpointSlicesSynced();
-        scheduler.advanceMillis(0);
+        L2BridgeLoop.syncWinA(loop, scheduler);
     }
 
     /** {@code count} ready endpoints on another node, in slices of 1,000 as the EndpointSlice controller's limit. */
