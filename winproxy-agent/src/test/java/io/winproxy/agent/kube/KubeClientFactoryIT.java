@@ -63,9 +63,10 @@ class KubeClientFactoryIT {
             });
             watch.close();
         }
-        // The listener is told on the HTTP client's thread, possibly just after the caller saw the answer.
+        // The listener is told on the HTTP client's thread, possibly just after the caller saw the answer: the list's
+        // report may come after the get's (seen in a full build: 404, 200, 101), so their order is not asserted.
         Eventually.await(Duration.ofSeconds(10), "three reports", () -> requests.size() >= 3);
-        assertThat(requests).extracting(ApiRequest::method, ApiRequest::code, ApiRequest::watch).containsSubsequence(
+        assertThat(requests).extracting(ApiRequest::method, ApiRequest::code, ApiRequest::watch).contains(
                 tuple("GET", "200", false), tuple("GET", "404", false));
         assertThat(requests).filteredOn(ApiRequest::watch).isNotEmpty().allSatisfy(r -> {
             assertThat(r.method()).isEqualTo("GET");
