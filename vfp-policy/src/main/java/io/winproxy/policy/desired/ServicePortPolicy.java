@@ -270,7 +270,7 @@ final class ServicePortPolicy {
             if (!isRemote(ip)) {
                 continue;
             }
-            byte[] address = IpAddresses.parse(ip).orElse(null); // parsed once for the PA and the MAC
+            byte[] address = IpAddresses.parse(ip).orElse(null);
             String pa = "";
             if (node.networkType() == NetworkType.OVERLAY) {
                 String found = address == null ? remoteSubnets.providerAddressOf(ip).orElse("")
@@ -280,8 +280,7 @@ final class ServicePortPolicy {
                 }
                 pa = found.isEmpty() ? node.nodeIp(family) : found;
             }
-            String mac = address == null ? MacAddresses.FALLBACK : MacAddresses.conjure(address);
-            remotes.add(new DesiredRemoteEndpoint(ip, pa, mac));
+            remotes.add(DesiredRemoteEndpoint.conjured(ip, pa));
         }
         return sourceVip;
     }

@@ -289,8 +289,7 @@ public final class PlanCalculator {
                     && !want.providerAddress().equalsIgnoreCase(ep.providerAddress())) {
                 return true;
             }
-            if (want.macAddress() != null && !want.macAddress().isEmpty() && !ep.macAddress().isEmpty()
-                    && !sameMac(want.macAddress(), ep.macAddress())) {
+            if (!ep.macAddress().isEmpty() && !sameMac(want.macAddress(), ep.macAddress())) {
                 return true;
             }
         }

@@ -49,14 +49,6 @@ public final class HcnTranslator {
                 providerAddress(endpoint).map(HcnTranslator::canonicalIp).orElse(""), "");
     }
 
-    /**
-     * An owned remote endpoint as the journal describes it (what winproxy wrote). A MAC conjured from the IP is left
-     * empty (unknown): a backend's desired MAC is always that one, so there is nothing to compare.
-     */
-    public static ObservedEndpoint toObserved(String id, OwnershipJournal.RemoteEndpointEntry entry) {
-        return new ObservedEndpoint(HnsIds.normalize(id), List.of(entry.ip()), true, entry.providerAddress(), entry.storedMac());
-    }
-
     /** The canonical text of an IP address (IPv6 compressed, lower-case); the input when it is not an IP. */
     public static String canonicalIp(String ip) {
         return ip == null ? "" : IpAddresses.canonical(ip).orElse(ip);

@@ -57,22 +57,11 @@ final class HostObserver {
     /** Every endpoint as the last observe saw it, until the executor takes it. */
     private List<ObservedEndpoint> lastObserved = List.of();
 
-    /** The owned remote endpoints as the journal describes them, kept current as the journal changes. */
-    private final Map<String, ObservedEndpoint> ownedViews = new java.util.LinkedHashMap<>();
-
     HostObserver(HnsClient hns, String networkName, OwnershipJournal journal, HostCache cache) {
         this.hns = hns;
         this.networkName = networkName;
         this.journal = journal;
         this.cache = cache;
-        journal.forEachRemoteEndpoint((id, entry) -> ownedViews.put(id, HcnTranslator.toObserved(id, entry)));
-        journal.onRemoteEndpointChange((id, entry) -> {
-            if (entry == null) {
-                ownedViews.remove(id);
-            } else {
-                ownedViews.put(id, HcnTranslator.toObserved(id, entry));
-            }
-        });
     }
 
     Optional<HostComputeNetwork> network() {
@@ -144,8 +133,8 @@ final class HostObserver {
     /**
      * Every endpoint: the ones read (not owned), then the owned ones as the journal describes them (or as re-read for
      * drift). The same immutable list as last time when neither changed, so that a sync without change costs no pass
-     * over 100,000 endpoints here (nor in {@link ObservedState}'s copy); otherwise a copy of references to views kept
-     * current as the journal changes, with no object made per endpoint.
+     * over 100,000 endpoints here (nor in {@link ObservedState}'s copy); otherwise a copy of references to the journal's
+     * own views of its entries ({@link OwnershipJournal#remoteEndpointViews()}), with no object made per endpoint.
      */
     private List<ObservedEndpoint> endpointList(Map<String, ObservedEndpoint> drifted) {
         long journalVersion = journal.remoteEndpointsVersion();
@@ -157,9 +146,11 @@ final class HostObserver {
         List<ObservedEndpoint> out = new ArrayList<>(cache.endpoints().size() + journal.remoteEndpointCount());
         out.addAll(cache.endpoints().values());
         if (drifted.isEmpty()) {
-            out.addAll(ownedViews.values());
+            out.addAll(journal.remoteEndpointViews());
         } else {
-            ownedViews.forEach((id, view) -> out.add(drifted.getOrDefault(id, view)));
+            for (ObservedEndpoint view : journal.remoteEndpointViews()) {
+                out.add(drifted.getOrDefault(view.id(), view));
+            }
         }
         List<ObservedEndpoint> list = List.copyOf(out);
         if (drifted.isEmpty()) {
@@ -356,23 +347,23 @@ final class HostObserver {
             });
             return;
         }
-        Optional<OwnershipJournal.RemoteEndpointEntry> ep = journal.remoteEndpoint(id);
+        Optional<ObservedEndpoint> ep = journal.remoteEndpointView(id);
         if (ep.isPresent()) {
+            ObservedEndpoint written = ep.get();
             Optional<HostComputeEndpoint> found = ByIdCalls.read(() -> hns.getEndpoint(id), "endpoint", id);
             (found == null ? Optional.<HostComputeEndpoint>empty() : found).ifPresent(doc -> {
                 ObservedEndpoint read = HcnTranslator.toObserved(doc);
                 // What HNS omits is not drift: an absent provider address is taken from the journal.
-                String pa = read.providerAddress().isEmpty() ? ep.get().providerAddress() : read.providerAddress();
-                ObservedEndpoint seen = new ObservedEndpoint(id, read.ips(), read.remote(), pa,
-                        ep.get().storedMac());
-                ObservedEndpoint written = HcnTranslator.toObserved(id, ep.get());
+                String pa = read.providerAddress().isEmpty() ? written.providerAddress() : read.providerAddress();
+                ObservedEndpoint seen = new ObservedEndpoint(written.id(), read.ips(), read.remote(), pa,
+                        written.macAddress());
                 if (seen.equals(written)) {
                     return;
                 }
                 logger.atWarn().setMessage("Owned remote endpoint changed behind winproxy's back; repairing")
                         .addKeyValue("id", id).addKeyValue("written", written).addKeyValue("seen", seen).log();
                 eps.put(id, seen);
-                changedIps.add(ep.get().ip());
+                changedIps.addAll(written.ips());
                 changedIps.addAll(seen.ips());
             });
         }

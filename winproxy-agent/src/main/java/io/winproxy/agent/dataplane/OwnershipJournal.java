@@ -6,6 +6,7 @@ import io.winproxy.agent.dataplane.JournalFile.Change;
 import io.winproxy.agent.dataplane.JournalFile.Document;
 import io.winproxy.policy.desired.MacAddresses;
 import io.winproxy.policy.plan.HnsIds;
+import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Ownership;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -119,7 +120,12 @@ public final class OwnershipJournal {
     /** The files, or null for an in-memory journal. */
     private final JournalFile disk;
     private final Map<String, LoadBalancerEntry> loadBalancers = new HashMap<>();
-    private final Map<String, RemoteEndpointEntry> remoteEndpoints = new HashMap<>();
+    /**
+     * Owned remote endpoints by lower-case ID, each kept as the observed view the planner reads
+     * ({@link #remoteEndpointViews()}), which holds everything its {@link RemoteEndpointEntry} holds: at 100,000
+     * endpoints one object per endpoint here, where an entry plus a view kept current beside it cost 7 MiB more.
+     */
+    private final Map<String, ObservedEndpoint> remoteEndpoints = new HashMap<>();
     /** Local endpoints winproxy created (the source-VIP endpoint HNS gave an address): never deleted, only known. */
     private final Map<String, RemoteEndpointEntry> localEndpoints = new HashMap<>();
     /** Owned objects that vanished from HNS, by lower-case ID, with indexes by load-balancer key and endpoint IP. */
@@ -131,8 +137,6 @@ public final class OwnershipJournal {
     private final Set<String> recordedLbs = new LinkedHashSet<>();
     /** Counts changes of the owned remote endpoints, so that readers can tell cheaply whether they changed. */
     private long remoteEndpointsVersion;
-    /** Told of every owned remote endpoint recorded (with its entry) or forgotten (null). */
-    private java.util.function.BiConsumer<String, RemoteEndpointEntry> remoteEndpointListener = (id, entry) -> { };
     private final Set<String> recordedEps = new LinkedHashSet<>();
     private int logLines;
     private boolean snapshotStale;
@@ -186,7 +190,8 @@ public final class OwnershipJournal {
 
             @Override
             public void remoteEndpoint(String id, RemoteEndpointEntry entry) {
-                remoteEndpoints.put(HnsIds.normalize(id), shared(entry));
+                String key = HnsIds.normalize(id);
+                remoteEndpoints.put(key, view(key, entry));
             }
 
             @Override
@@ -219,9 +224,19 @@ public final class OwnershipJournal {
     /** One instance per distinct provider address (a node's IP, shared by all its pods' endpoints). */
     private final Map<String, String> providerAddresses = new HashMap<>();
 
-    private RemoteEndpointEntry shared(RemoteEndpointEntry e) {
+    /**
+     * An owned remote endpoint as the journal describes it (what winproxy wrote), with the one instance of its provider
+     * address. A MAC conjured from the IP is left empty (unknown): a backend's desired MAC is always that one, so there
+     * is nothing to compare.
+     */
+    private ObservedEndpoint view(String key, RemoteEndpointEntry e) {
         String pa = providerAddresses.computeIfAbsent(e.providerAddress(), k -> k);
-        return pa == e.providerAddress() ? e : new RemoteEndpointEntry(e.ip(), pa, e.storedMac());
+        return new ObservedEndpoint(key, List.of(e.ip()), true, pa, e.storedMac());
+    }
+
+    /** The entry a view was made from. */
+    private static RemoteEndpointEntry entry(ObservedEndpoint view) {
+        return new RemoteEndpointEntry(view.ips().get(0), view.providerAddress(), view.macAddress());
     }
 
     private void replay(Change change) {
@@ -244,7 +259,7 @@ public final class OwnershipJournal {
             if (change.ep() == null) {
                 remoteEndpoints.remove(id);
             } else {
-                remoteEndpoints.put(id, shared(change.ep()));
+                remoteEndpoints.put(id, view(id, change.ep()));
             }
         } else if ("local".equals(change.kind())) {
             if (change.ep() == null) {
@@ -321,11 +336,12 @@ public final class OwnershipJournal {
 
     public void recordRemoteEndpoint(String id, RemoteEndpointEntry entry) {
         String key = HnsIds.normalize(id);
-        if (!entry.equals(remoteEndpoints.put(key, entry))) {
+        ObservedEndpoint old = remoteEndpoints.get(key);
+        if (old == null || !entry.equals(entry(old))) {
+            remoteEndpoints.put(key, view(key, entry));
             pending.add(new Change("ep", key, null, entry, null));
             recordedEps.add(key);
             remoteEndpointsVersion++;
-            remoteEndpointListener.accept(key, entry);
         }
     }
 
@@ -368,7 +384,6 @@ public final class OwnershipJournal {
         if (remoteEndpoints.remove(key) != null) {
             pending.add(new Change("ep", key, null, null, null));
             remoteEndpointsVersion++;
-            remoteEndpointListener.accept(key, null);
         }
     }
 
@@ -390,10 +405,10 @@ public final class OwnershipJournal {
     /** As {@link #vanishedLoadBalancer}, for an owned remote endpoint. */
     public void vanishedRemoteEndpoint(String id) {
         String key = HnsIds.normalize(id);
-        RemoteEndpointEntry entry = remoteEndpoints.get(key);
-        if (entry != null) {
+        ObservedEndpoint view = remoteEndpoints.get(key);
+        if (view != null) {
             forgetRemoteEndpoint(key);
-            remember(key, new Vanished(null, entry, clock.millis()));
+            remember(key, new Vanished(null, entry(view), clock.millis()));
         }
     }
 
@@ -514,6 +529,11 @@ public final class OwnershipJournal {
 
     /** The entry of an owned remote endpoint. */
     public Optional<RemoteEndpointEntry> remoteEndpoint(String id) {
+        return Optional.ofNullable(remoteEndpoints.get(HnsIds.normalize(id))).map(OwnershipJournal::entry);
+    }
+
+    /** An owned remote endpoint as {@link #remoteEndpointViews()} presents it. */
+    public Optional<ObservedEndpoint> remoteEndpointView(String id) {
         return Optional.ofNullable(remoteEndpoints.get(HnsIds.normalize(id)));
     }
 
@@ -524,20 +544,18 @@ public final class OwnershipJournal {
 
     /** Owned remote endpoints by lower-case ID, sorted (a copy). */
     public Map<String, RemoteEndpointEntry> remoteEndpoints() {
-        return new TreeMap<>(remoteEndpoints);
-    }
-
-    /** Calls {@code action} with every owned remote endpoint (lower-case ID), without copying the journal. */
-    public void forEachRemoteEndpoint(java.util.function.BiConsumer<String, RemoteEndpointEntry> action) {
-        remoteEndpoints.forEach(action);
+        Map<String, RemoteEndpointEntry> out = new TreeMap<>();
+        remoteEndpoints.forEach((id, view) -> out.put(id, entry(view)));
+        return out;
     }
 
     /**
-     * Tells {@code listener} of every owned remote endpoint recorded from now on (lower-case ID and entry) or forgotten
-     * (entry null); one listener (the dataplane's observer, which keeps its view of owned endpoints current with it).
+     * The owned remote endpoints as the observer presents them to the planner (ID lower-case, remote, the provider
+     * address and the MAC winproxy wrote, empty when it is the one conjured from the IP): a live, unmodifiable view,
+     * valid while the journal is not changed ({@link #remoteEndpointsVersion()} tells when it was).
      */
-    public void onRemoteEndpointChange(java.util.function.BiConsumer<String, RemoteEndpointEntry> listener) {
-        this.remoteEndpointListener = listener;
+    public Collection<ObservedEndpoint> remoteEndpointViews() {
+        return Collections.unmodifiableCollection(remoteEndpoints.values());
     }
 
     /** Changes whenever an owned remote endpoint is recorded or forgotten. */
@@ -582,7 +600,7 @@ public final class OwnershipJournal {
         try {
             if (snapshotStale || !disk.snapshotExists() || logLines + pending.size() > Math.max(MIN_COMPACTION_LINES,
                     loadBalancers.size() + remoteEndpoints.size() + vanished.size())) {
-                disk.compact(new Document(2, new TreeMap<>(loadBalancers), new TreeMap<>(remoteEndpoints),
+                disk.compact(new Document(2, new TreeMap<>(loadBalancers), remoteEndpoints(),
                         vanished.isEmpty() ? null : new TreeMap<>(vanished),
                         localEndpoints.isEmpty() ? null : new TreeMap<>(localEndpoints)));
                 logLines = 0;

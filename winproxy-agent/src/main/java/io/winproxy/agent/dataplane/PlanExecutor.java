@@ -88,6 +88,6 @@ final class PlanExecutor {
     }
 
     static OwnershipJournal.RemoteEndpointEntry entry(DesiredRemoteEndpoint ep) {
-        return new OwnershipJournal.RemoteEndpointEntry(ep.ip(), ep.providerAddress(), ep.macAddress());
+        return new OwnershipJournal.RemoteEndpointEntry(ep.ip(), ep.providerAddress(), ep.storedMac());
     }
 }

@@ -39,9 +39,19 @@ final class HnsClientTap implements InvocationHandler {
     private long nanosInClient;
     private long cpuNanosInClient;
     private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    private final boolean notesDocuments;
 
     HnsClientTap(HnsClient delegate) {
+        this(delegate, true);
+    }
+
+    /**
+     * @param notesDocuments false for a tap that only times the calls (the node mode's agent process, whose heap must
+     *                       not hold the benchmark's notes)
+     */
+    HnsClientTap(HnsClient delegate, boolean notesDocuments) {
         this.delegate = delegate;
+        this.notesDocuments = notesDocuments;
         this.client = (HnsClient) Proxy.newProxyInstance(HnsClient.class.getClassLoader(),
                 new Class<?>[] {HnsClient.class}, this);
     }
@@ -65,7 +75,7 @@ final class HnsClientTap implements InvocationHandler {
             nanosInClient += System.nanoTime() - start;
         }
         String name = method.getName();
-        if (!name.startsWith("create") && !name.startsWith("modify")) {
+        if (notesDocuments && !name.startsWith("create") && !name.startsWith("modify")) {
             noteDocuments(result);
         }
         return result;

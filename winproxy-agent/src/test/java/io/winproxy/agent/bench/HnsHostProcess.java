@@ -35,18 +35,20 @@ import java.util.Optional;
 
 /**
  * The node mode's emulated host, in a JVM of its own so that its heap (111,000 objects at 10,000 Services) and its
- * call journal are not counted in the agent's process: the benchmark JVM then holds the agent alone, as on a node,
- * and its RSS is the agent's. {@code main(services, endpointsPerService, profile)} builds the emulated overlay host of
- * the scale cluster ({@link ScaleCluster#setUpHost}), prints {@code READY <port>} and serves {@link HnsClient} calls
- * on one loopback connection until its standard input closes. {@link #client()} is the agent's {@link HnsClient}: each
- * call is one request (the method's name and its arguments as HCN JSON) and one answer (the result, or the HRESULT of
- * an {@link HnsException}); {@link #openNetwork} keeps the emulator's own network session on the host's side, so the
- * native calls counted are the same as in one process. The journal methods read the emulator's call journal.
+ * call journal are not counted in the agent's process ({@link AgentProcess}, a third JVM). {@code main(services,
+ * endpointsPerService, profile)} builds the emulated overlay host of the scale cluster ({@link ScaleCluster#setUpHost}),
+ * prints {@code READY <port>} and serves {@link HnsClient} calls on loopback connections until its standard input
+ * closes: the benchmark's (the journal) and each agent process's, one call at a time. {@link #client()} is an
+ * {@link HnsClient} over one connection: each call is one request (the method's name and its arguments as HCN JSON)
+ * and one answer (the result, or the HRESULT of an {@link HnsException}); {@link #openNetwork} keeps the emulator's
+ * own network session on the host's side, so the native calls counted are the same as in one process. The journal
+ * methods read the emulator's call journal.
  *
- * @param process the host JVM
- * @param socket  the one connection to it
+ * @param process the host JVM, or null for a connection made by {@link #connect(int)}
+ * @param port    the host's loopback port
+ * @param socket  this connection to it
  */
-record HnsHostProcess(Process process, Socket socket, DataInputStream in, DataOutputStream out)
+record HnsHostProcess(Process process, int port, Socket socket, DataInputStream in, DataOutputStream out)
         implements AutoCloseable {
     private static final ObjectMapper JSON = HcnJson.newMapper();
     private static final byte OK = 0;
@@ -64,14 +66,26 @@ record HnsHostProcess(Process process, Socket socket, DataInputStream in, DataOu
         String line;
         while ((line = lines.readLine()) != null) {
             if (line.startsWith("READY ")) {
-                Socket s = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(line.substring(6).trim()));
-                s.setTcpNoDelay(true);
-                return new HnsHostProcess(p, s, new DataInputStream(new BufferedInputStream(s.getInputStream())),
-                        new DataOutputStream(new BufferedOutputStream(s.getOutputStream())));
+                return connect(p, Integer.parseInt(line.substring(6).trim()));
             }
         }
         p.destroyForcibly();
         throw new IOException("the emulated host process ended before it was ready");
+    }
+
+    /**
+     * A connection of its own to the host {@link #start} started on {@code port}: the agent's process uses one while
+     * the benchmark keeps its own for the journal. {@link #close()} then closes only the connection.
+     */
+    static HnsHostProcess connect(int port) throws IOException {
+        return connect(null, port);
+    }
+
+    private static HnsHostProcess connect(Process p, int port) throws IOException {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+        s.setTcpNoDelay(true);
+        return new HnsHostProcess(p, port, s, new DataInputStream(new BufferedInputStream(s.getInputStream())),
+                new DataOutputStream(new BufferedOutputStream(s.getOutputStream())));
     }
 
     /** The agent's HNS: every call answered by the emulator in the host process. */
@@ -167,36 +181,57 @@ record HnsHostProcess(Process process, Socket socket, DataInputStream in, DataOu
     public void close() {
         try {
             socket.close();
-            process.getOutputStream().close();
+            if (process != null) {
+                process.getOutputStream().close();
+            }
         } catch (IOException e) {
-            process.destroy();
+            if (process != null) {
+                process.destroy();
+            }
         }
-        ApiServerProcess.awaitEnd(process);
+        if (process != null) {
+            ApiServerProcess.awaitEnd(process);
+        }
     }
 
     public static void main(String[] args) throws Exception {
         ScaleCluster cluster = new ScaleCluster(Integer.parseInt(args[0]), Integer.parseInt(args[1]));
         HnsEmulator hns = EchoPreset.parse(args[2]).emulator();
         cluster.setUpHost(hns);
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
             System.out.println("READY " + server.getLocalPort());
             System.out.flush();
-            Thread serving = new Thread(() -> serve(server, hns), "hns-host");
-            serving.setDaemon(true);
-            serving.start();
+            Thread accepting = new Thread(() -> accept(server, hns), "hns-host-accept");
+            accepting.setDaemon(true);
+            accepting.start();
             while (System.in.read() >= 0) {
                 // EOF (the benchmark closed our standard input) ends the host
             }
         }
     }
 
-    private static void serve(ServerSocket server, HnsEmulator hns) {
+    /** Serves each connection (the benchmark's, each agent process's) on a thread of its own, one call at a time. */
+    private static void accept(ServerSocket server, HnsEmulator hns) {
+        while (true) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (IOException e) {
+                return;
+            }
+            Thread serving = new Thread(() -> serve(s, hns), "hns-host-" + s.getPort());
+            serving.setDaemon(true);
+            serving.start();
+        }
+    }
+
+    private static void serve(Socket socket, HnsEmulator hns) {
         Map<Integer, NetworkSession> sessions = new HashMap<>();
         Map<String, Method> methods = new HashMap<>();
         for (Method m : HnsClient.class.getMethods()) {
             methods.put(m.getName(), m);
         }
-        try (Socket s = server.accept();
+        try (Socket s = socket;
              DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
              DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
             s.setTcpNoDelay(true);
@@ -208,28 +243,7 @@ record HnsHostProcess(Process process, Socket socket, DataInputStream in, DataOu
                 byte status = OK;
                 Object result;
                 try {
-                    result = switch (name) {
-                        case "openNetwork" -> {
-                            int handle = sessions.size() + 1;
-                            while (sessions.containsKey(handle)) {
-                                handle++;
-                            }
-                            sessions.put(handle, hns.openNetwork(a.get(0).asText()));
-                            yield handle;
-                        }
-                        case "session.createEndpoint" -> sessions.get(a.get(0).asInt())
-                                .createEndpoint(JSON.convertValue(a.get(1), HostComputeEndpoint.class));
-                        case "session.close" -> {
-                            sessions.remove(a.get(0).asInt()).close();
-                            yield null;
-                        }
-                        case "journal.reset" -> {
-                            hns.journal().reset();
-                            yield null;
-                        }
-                        case "journal.view" -> journalView(hns.journal());
-                        default -> invoke(hns, methods.get(name), a);
-                    };
+                    result = dispatch(hns, sessions, methods, name, a);
                 } catch (HnsException e) {
                     status = HNS_ERROR;
                     result = Map.of("hresult", e.hresult(), "operation", e.operation(), "errorRecord",
@@ -254,7 +268,36 @@ record HnsHostProcess(Process process, Socket socket, DataInputStream in, DataOu
                 out.flush();
             }
         } catch (IOException e) {
-            // the benchmark closed the connection: the host is done
+            // the benchmark or an agent process closed its connection
+        }
+    }
+
+    /** One call; the emulator answers the connections one call at a time. */
+    private static Object dispatch(HnsEmulator hns, Map<Integer, NetworkSession> sessions, Map<String, Method> methods,
+                                   String name, ArrayNode a) {
+        synchronized (hns) {
+            return switch (name) {
+                case "openNetwork" -> {
+                    int handle = sessions.size() + 1;
+                    while (sessions.containsKey(handle)) {
+                        handle++;
+                    }
+                    sessions.put(handle, hns.openNetwork(a.get(0).asText()));
+                    yield handle;
+                }
+                case "session.createEndpoint" -> sessions.get(a.get(0).asInt())
+                        .createEndpoint(JSON.convertValue(a.get(1), HostComputeEndpoint.class));
+                case "session.close" -> {
+                    sessions.remove(a.get(0).asInt()).close();
+                    yield null;
+                }
+                case "journal.reset" -> {
+                    hns.journal().reset();
+                    yield null;
+                }
+                case "journal.view" -> journalView(hns.journal());
+                default -> invoke(hns, methods.get(name), a);
+            };
         }
     }
 

@@ -2,19 +2,11 @@ package io.winproxy.agent.bench;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.winproxy.agent.cli.ProxyAgent;
-import io.winproxy.agent.config.ConfigResolver;
-import io.winproxy.agent.config.ProxyConfig;
-import io.winproxy.agent.config.ProxyFlags;
 import io.winproxy.agent.kube.KubeClientFactory;
 import io.winproxy.agent.kube.KubeClientSettings;
 import io.winproxy.agent.pipeline.HostMacLookup;
-import io.winproxy.agent.pipeline.NodeFacts;
-import io.winproxy.agent.sync.SyncReport;
 import io.winproxy.hns.emulator.HnsCall;
 import io.winproxy.policy.model.EndpointSliceInfo;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,9 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -33,15 +22,16 @@ import java.util.function.Consumer;
  * agent's own Kubernetes client, the sync loop on its real clock and thread, the dataplane and its journal) against
  * fabric8's CRUD mock server holding the cluster ({@link ScaleObjects}) and the emulated overlay host, with this
  * node's NIC MAC known ({@link HostMacLookup#emulated()}), so that the ClusterIP overlay endpoints are planned as on
- * a real node. The agent runs with its defaults (drift budget, {@code syncPeriod} 30 s, {@code minSyncPeriod} 1 s).
+ * a real node. The agent runs with its defaults (drift budget, {@code syncPeriod} 30 s, {@code minSyncPeriod} 1 s),
+ * in a JVM of its own ({@link AgentProcess}), as are the API server ({@link ApiServerProcess}) and the emulated host
+ * ({@link HnsHostProcess}): the agent's process holds nothing of the benchmark's, so its RSS and heap are the agent's.
  *
  * <p>Scenarios, in order: first sync; no-op (periodic) resync, the second after the first sync (the steady state);
  * one endpoint added to a ClusterIP Service (a new pod
- * on another node); that endpoint removed again; restart with the journal. A scenario is the syncs its trigger
- * causes, up to 3 s without a further sync. For each it reports native calls, the CPU time of the sync thread
- * (minus its CPU time inside the emulated HNS, which is the emulator's cost, not the agent's), the process CPU time, and
- * the heap after GC of the whole process and of the agent alone: the agent's share is the heap after GC with the
- * agent running minus the heap after GC once it is stopped and dropped, with the API server and the host unchanged.
+ * on another node); that endpoint removed again; restart with the journal (a new agent process). A scenario is the
+ * syncs its trigger causes, up to 3 s without a further sync. For each it reports native calls, the CPU time of the
+ * sync thread (minus its CPU time inside the emulated HNS, which is the emulator's cost, not the agent's), the agent
+ * process's CPU time, its heap after GC, and its resident set at the end and at its peak during the scenario.
  */
 final class NodeRun {
     /** The agent's live heap after GC must stay below this (issue 20: -Xmx256m with headroom). */
@@ -50,7 +40,6 @@ final class NodeRun {
     static final long RSS_STEADY_MIB = 256;
     static final long RSS_PEAK_MIB = 320;
     static final long RSS_STEADY_SMALL_MIB = 128;
-    private static final String SYNC_THREAD = "winproxy-sync";
     private static final Duration QUIET = Duration.ofSeconds(3);
     private static final int WARM_CHANGES = 3;
     /** The pod added by the endpoint change: on node 99, outside every pod the cluster already has. */
@@ -59,19 +48,15 @@ final class NodeRun {
     private final ScaleCluster cluster;
     private final EchoPreset profile;
     private final Consumer<ScenarioResult> onResult;
-    private final BlockingQueue<SyncReport> reports = new LinkedBlockingQueue<>();
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final List<Pending> measured = new ArrayList<>();
     private String scenario = "set-up";
     /** When {@link #awaitQuiet} saw the first complete sync. */
     private long firstCompleteNanos;
 
     private HnsHostProcess hns;
-    private HnsClientTap tap;
     private Path stateDir;
-    private ProxyAgent agent;
+    private AgentProcess agent;
+    private ClassDataArchive archive;
 
     NodeRun(ScaleCluster cluster, EchoPreset profile, Consumer<ScenarioResult> onResult) {
         this.cluster = cluster;
@@ -83,21 +68,24 @@ final class NodeRun {
         return scenario;
     }
 
-    /** A measured scenario whose agent heap is known only once the agent is gone. */
+    /** A measured scenario, reported once the run has the steady state's heap. */
     private record Pending(String scenario, Map<String, Integer> calls, int total, int reads, int writes, int created,
                            long wallMillis, long hnsMillis, long heap, Rss rss, Map<String, String> notes) {
     }
 
     void run() throws Exception {
         stateDir = Files.createTempDirectory("winproxy-scale-node-");
+        Path archiveDir = null;
+        if (Boolean.parseBoolean(System.getProperty("scale.cds", "false"))) {
+            archiveDir = Files.createTempDirectory("winproxy-scale-cds-");
+            archive = ClassDataArchive.build(archiveDir);
+        }
         // The API server runs in a JVM of its own: its heap is not the agent's.
         try (ApiServerProcess server = ApiServerProcess.start(cluster);
              HnsHostProcess host = HnsHostProcess.start(cluster, profile);
              KubernetesClient client = new KubeClientFactory("winproxy-bench").create(
                      KubeClientSettings.forMaster(server.url()))) {
             hns = host;
-            tap = new HnsClientTap(host.client());
-            Rss.resetPeak();
             long populated = server.loadMillis();
             String url = server.url();
 
@@ -136,27 +124,23 @@ final class NodeRun {
             measure(() -> agent = startAgent(url), Duration.ofMinutes(10),
                     "a new agent process on the same host and state directory");
 
-            scenario = "agent stopped";
+            String options = agent.jvmOptions();
             agent.close();
             agent = null;
-            reports.clear();
-            long withoutAgent = ScaleRun.heapAfterGc();
-            printHistogram(scenario);
-            dumpHeap(scenario);
             long steadyHeap = -1;
             for (Pending p : measured) {
                 if (p.scenario().equals("no-op resync")) {
-                    steadyHeap = p.heap() - withoutAgent;
+                    steadyHeap = p.heap();
                 }
             }
             for (Pending p : measured) {
                 Map<String, String> notes = new LinkedHashMap<>(p.notes());
-                long agentHeap = p.heap() - withoutAgent;
-                notes.put("heap after GC: agent alone", mib(agentHeap) + " (process " + mib(p.heap())
-                        + " minus " + mib(withoutAgent) + " once the agent is stopped: the benchmark's own share)");
-                notes.put("RSS (the agent's process; API server and emulated host run in JVMs of their own)",
-                        mib(p.rss().bytes()) + " at the end, " + mib(p.rss().peakBytes()) + " peak during the scenario");
-                notes.put("JVM options", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+                long agentHeap = p.heap();
+                notes.put("heap after GC (the agent's process)", mib(agentHeap));
+                notes.put("RSS (the agent's process; the benchmark, API server and emulated host run in JVMs of their"
+                        + " own)", mib(p.rss().bytes()) + " at the end, " + mib(p.rss().peakBytes())
+                        + " peak during the scenario");
+                notes.put("JVM options (the agent's process)", options);
                 notes.put("cluster loaded into the API server in", ScaleRun.num(populated) + " ms");
                 List<Target> targets = new ArrayList<>();
                 targets.add(new Target("agent heap after GC (MiB)", agentHeap >> 20, AGENT_HEAP_TARGET >> 20,
@@ -183,18 +167,13 @@ final class NodeRun {
             }
             agent = null;
             hns = null;
-            tap = null;
             ScaleRun.deleteFiles(stateDir, true);
+            ScaleRun.deleteFiles(archiveDir, true);
         }
     }
 
-    private ProxyAgent startAgent(String apiUrl) throws Exception {
-        ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--hostname-override=" + ScaleCluster.THIS_NODE,
-                "--network-name=" + ScaleCluster.NETWORK, "--feature-gates=WinOverlay=true",
-                "--source-vip=" + ScaleCluster.SOURCE_VIP, "--master=" + apiUrl, "--healthz-bind-address=",
-                "--metrics-bind-address="), Map.of());
-        return ProxyAgent.start(new ProxyAgent.Setup(config, NodeFacts.of(config, ScaleCluster.NETWORK),
-                tap.client(), HostMacLookup.emulated(), stateDir, null, List.of(), reports::add, null));
+    private AgentProcess startAgent(String apiUrl) throws Exception {
+        return AgentProcess.start(apiUrl, hns.port(), stateDir, archive);
     }
 
     private static EndpointSliceInfo withAddedEndpoint(EndpointSliceInfo s) {
@@ -213,23 +192,23 @@ final class NodeRun {
      * Waits for a first sync (up to {@code first}), for the sync that completes it, then until no sync has come for
      * {@link #QUIET}.
      */
-    private List<SyncReport> awaitQuiet(Duration first) throws InterruptedException {
-        List<SyncReport> out = new ArrayList<>();
-        SyncReport r = reports.poll(first.toMillis(), TimeUnit.MILLISECONDS);
+    private List<AgentProcess.Sync> awaitQuiet(Duration first) throws InterruptedException {
+        List<AgentProcess.Sync> out = new ArrayList<>();
+        AgentProcess.Sync r = agent.nextSync(first);
         if (r == null) {
             throw new IllegalStateException("no sync within " + first + " (" + scenario + ")");
         }
         out.add(r);
         // A bounded sync reports each of its parts; wait for the part that completes it, then for quiet.
-        while (!r.result().complete()) {
-            r = reports.poll(first.toMillis(), TimeUnit.MILLISECONDS);
+        while (!r.complete()) {
+            r = agent.nextSync(first);
             if (r == null) {
                 throw new IllegalStateException("no complete sync within " + first + " (" + scenario + ")");
             }
             out.add(r);
         }
         firstCompleteNanos = System.nanoTime();
-        while ((r = reports.poll(QUIET.toMillis(), TimeUnit.MILLISECONDS)) != null) {
+        while ((r = agent.nextSync(QUIET)) != null) {
             out.add(r);
         }
         return out;
@@ -237,137 +216,52 @@ final class NodeRun {
 
     /** Runs {@code trigger} and measures the syncs it causes, up to {@link #QUIET} without another. */
     private void measure(ThrowingRunnable trigger, Duration first, String what) throws Exception {
-        reports.clear();
         hns.resetJournal();
-        Rss.resetPeak();
-        tap.reset();
-        long[] threadBefore = syncThread();
-        long processBefore = os.getProcessCpuTime();
+        // A trigger that starts a new agent process: all of that process's CPU time and its whole peak belong to the
+        // scenario.
+        AgentProcess before = agent;
+        long[] cpuBefore = {0, -1, 0};
+        if (before != null) {
+            before.clearSyncs();
+            before.resetPeakRss();
+            before.resetTap();
+            cpuBefore = before.cpu();
+        }
         long start = System.nanoTime();
         trigger.run();
-        List<SyncReport> syncs = awaitQuiet(first);
+        List<AgentProcess.Sync> syncs = awaitQuiet(first);
         long firstComplete = (firstCompleteNanos - start) / 1_000_000;
         long wall = (System.nanoTime() - start) / 1_000_000 - QUIET.toMillis();
-        long processCpu = (os.getProcessCpuTime() - processBefore) / 1_000_000;
-        long[] threadAfter = syncThread();
-        // A restarted agent has a new sync thread: all of its CPU time belongs to the scenario.
-        long cpu = (threadAfter[1] - (threadAfter[0] == threadBefore[0] ? threadBefore[1] : 0)) / 1_000_000;
-        long inHns = tap.millisInClient();
-        long cpuInHns = tap.cpuMillisInClient();
+        boolean sameProcess = agent == before;
+        long[] cpuAfter = agent.cpu();
+        long processCpu = (cpuAfter[0] - (sameProcess ? cpuBefore[0] : 0)) / 1_000_000;
+        long cpu = (cpuAfter[2] - (sameProcess && cpuAfter[1] == cpuBefore[1] ? cpuBefore[2] : 0)) / 1_000_000;
+        long[] inClient = agent.tap();
+        long inHns = inClient[0];
+        long cpuInHns = inClient[1];
         HnsHostProcess.JournalView journal = hns.journal();
-        Rss rss = Rss.now();
+        Rss rss = agent.rss();
         Map<String, Integer> calls = journal.snapshot();
         int reads = journal.count(HnsCall.ENUMERATE) + journal.count(HnsCall.OPEN) + journal.count(HnsCall.QUERY)
                 + journal.count(HnsCall.CLOSE);
         Map<String, String> notes = new LinkedHashMap<>();
         notes.put("trigger", what);
         notes.put("trigger -> first complete sync", ScaleRun.num(firstComplete) + " ms");
-        SyncReport last = syncs.get(syncs.size() - 1);
-        notes.put("syncs", syncs.size() + " (last: " + last.result().created() + " created, "
-                + last.result().modified() + " modified, " + last.result().deleted() + " deleted, "
-                + last.result().failures().size() + " failed, " + last.result().deferred().size() + " deferred)");
-        notes.put("desired objects", ScaleRun.num(last.snapshot().desired().loadBalancers().size())
-                + " load balancers, " + ScaleRun.num(last.snapshot().desired().remoteEndpoints().size())
-                + " remote endpoints");
+        AgentProcess.Sync last = syncs.get(syncs.size() - 1);
+        notes.put("syncs", syncs.size() + " (last: " + last.created() + " created, " + last.modified() + " modified, "
+                + last.deleted() + " deleted, " + last.failed() + " failed, " + last.deferred() + " deferred)");
+        notes.put("desired objects", ScaleRun.num(last.loadBalancers()) + " load balancers, "
+                + ScaleRun.num(last.remoteEndpoints()) + " remote endpoints");
         notes.put("sync thread CPU", String.format(Locale.ROOT, "%d ms, of which %d ms inside the emulated HNS:"
                 + " agent %d ms", cpu, cpuInHns, Math.max(0, cpu - cpuInHns)));
-        notes.put("process CPU (all threads of the agent's process)", processCpu + " ms");
+        notes.put("process CPU (all threads of the agent's process" + (sameProcess ? ")" : ", its JVM's start included)"),
+                processCpu + " ms");
         notes.put("time in the agent (last sync)", String.format(Locale.ROOT,
-                "observe %d ms, policy %d ms, plan %d ms, apply %d ms", last.timings().observe().toMillis(),
-                last.timings().policy().toMillis(), last.timings().plan().toMillis(),
-                last.timings().apply().toMillis()));
-        // The reports hold the sync's plan and snapshot; the agent does not keep them, so neither may the heap figure.
-        syncs = null;
-        last = null;
-        printHistogram(scenario);
-        printNativeMemory(scenario);
-        dumpHeap(scenario);
+                "observe %d ms, policy %d ms, plan %d ms, apply %d ms", last.observe(), last.policy(), last.plan(),
+                last.apply()));
+        agent.inspect(scenario);
         measured.add(new Pending(scenario, calls, journal.total(), reads, journal.writes(),
-                journal.count(HnsCall.CREATE), wall, inHns, ScaleRun.heapAfterGc(), rss, notes));
-    }
-
-    /** The agent's live sync thread as {@code {id, CPU nanoseconds}}; {@code {-1, 0}} when there is none. */
-    private long[] syncThread() {
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && SYNC_THREAD.equals(info.getThreadName())) {
-                long t = threads.getThreadCpuTime(info.getThreadId());
-                if (t >= 0) {
-                    return new long[] {info.getThreadId(), t};
-                }
-            }
-        }
-        return new long[] {-1, 0};
-    }
-
-    /**
-     * With {@code -Dscale.histogram=N}, prints the N classes holding the most live heap (a full GC first), as
-     * {@code jcmd PID GC.class_histogram} does; for finding what a scenario's heap is made of.
-     */
-    private static void printHistogram(String when) {
-        int top = Integer.getInteger("scale.histogram", 0);
-        if (top <= 0) {
-            return;
-        }
-        try {
-            Object text = ManagementFactory.getPlatformMBeanServer().invoke(
-                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
-                    new Object[] {new String[0]}, new String[] {String[].class.getName()});
-            String[] lines = String.valueOf(text).split("\n");
-            System.out.println("class histogram, " + when + ":");
-            for (int i = 0; i < Math.min(lines.length, top + 3); i++) {
-                System.out.println(lines[i]);
-            }
-            System.out.println(lines[lines.length - 1]);
-            System.out.println("live threads: " + Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                    .sorted().toList());
-        } catch (javax.management.JMException e) {
-            System.out.println("class histogram unavailable: " + e);
-        }
-    }
-
-    /**
-     * With {@code -Dscale.heapDump=DIR}, writes the live heap (a full GC first) to {@code DIR/<scenario>.hprof}, as
-     * {@code jcmd PID GC.heap_dump} does: for finding which objects hold what the histogram counts.
-     */
-    private static void dumpHeap(String when) {
-        String dir = System.getProperty("scale.heapDump", "");
-        if (dir.isEmpty()) {
-            return;
-        }
-        java.nio.file.Path file = java.nio.file.Path.of(dir, when.replaceAll("[^A-Za-z0-9]+", "-") + ".hprof");
-        try {
-            java.nio.file.Files.createDirectories(file.getParent());
-            java.nio.file.Files.deleteIfExists(file);
-            ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
-                    .dumpHeap(file.toString(), true);
-            System.out.println("heap dump, " + when + ": " + file);
-        } catch (java.io.IOException e) {
-            System.out.println("heap dump unavailable: " + e);
-        }
-    }
-
-    /**
-     * With {@code -XX:NativeMemoryTracking=summary} among the JVM options, prints {@code VM.native_memory summary}
-     * (as {@code jcmd PID VM.native_memory summary} does): where the resident set goes, heap and native areas.
-     */
-    private static void printNativeMemory(String when) {
-        if (ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .noneMatch(a -> a.startsWith("-XX:NativeMemoryTracking=") && !a.endsWith("=off"))) {
-            return;
-        }
-        try {
-            Object text = ManagementFactory.getPlatformMBeanServer().invoke(
-                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
-                    new Object[] {new String[] {"summary", "scale=MB"}}, new String[] {String[].class.getName()});
-            System.out.println("native memory, " + when + ":");
-            for (String line : String.valueOf(text).split("\n")) {
-                if (line.startsWith("Total") || line.startsWith("-")) {
-                    System.out.println(line.trim());
-                }
-            }
-        } catch (javax.management.JMException e) {
-            System.out.println("native memory summary unavailable: " + e);
-        }
+                journal.count(HnsCall.CREATE), wall, inHns, agent.heapAfterGc(), rss, notes));
     }
 
     private static String mib(long bytes) {

@@ -5,21 +5,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * This process's resident set from {@code /proc/self/status} (Linux): {@code VmRSS} now and {@code VmHWM}, the peak
- * since the process started or since {@link #resetPeak()} (which writes {@code 5} to {@code /proc/self/clear_refs}).
+ * A process's resident set from {@code /proc/PID/status} (Linux): {@code VmRSS} now and {@code VmHWM}, the peak
+ * since the process started or since {@link #resetPeak(long)} (which writes {@code 5} to {@code /proc/PID/clear_refs}).
  * Both are -1 where there is no {@code /proc} (the benchmark then prints them as unknown).
  *
  * @param bytes     the resident set now
  * @param peakBytes the peak resident set
  */
 record Rss(long bytes, long peakBytes) {
-    private static final Path STATUS = Path.of("/proc/self/status");
-
-    static Rss now() {
+    static Rss of(long pid) {
         long rss = -1;
         long peak = -1;
         try {
-            for (String line : Files.readAllLines(STATUS)) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
                 if (line.startsWith("VmRSS:")) {
                     rss = kib(line);
                 } else if (line.startsWith("VmHWM:")) {
@@ -32,10 +30,10 @@ record Rss(long bytes, long peakBytes) {
         return new Rss(rss, peak);
     }
 
-    /** Starts a new peak at the current resident set; a no-op where the kernel does not allow it. */
-    static void resetPeak() {
+    /** Starts a new peak at the process's current resident set; a no-op where the kernel does not allow it. */
+    static void resetPeak(long pid) {
         try {
-            Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+            Files.writeString(Path.of("/proc", Long.toString(pid), "clear_refs"), "5");
         } catch (IOException | UnsupportedOperationException e) {
             // the peak then counts from the process start, which can only overstate it
         }
