@@ -3,7 +3,7 @@ package io.winproxy.policy.desired;
 import io.winproxy.policy.desired.DesiredAssembler.Port;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import io.winproxy.policy.net.OpenHashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +30,7 @@ final class RemoteEndpointIndex {
         DesiredRemoteEndpoint provided;
     }
 
-    private final Map<String, IpRefs> ips = new HashMap<>();
+    private final Map<String, IpRefs> ips = new OpenHashMap<>();
     private final PersistentMap.Editor<String, DesiredRemoteEndpoint> byIp =
             PersistentMap.<String, DesiredRemoteEndpoint>empty().editor();
     private final Consumer<Port> providerChanged;

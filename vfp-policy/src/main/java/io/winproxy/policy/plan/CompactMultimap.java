@@ -1,7 +1,7 @@
 package io.winproxy.policy.plan;
 
+import io.winproxy.policy.net.OpenHashMap;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  */
 final class CompactMultimap<K, V> {
     /** Per key: a {@code V} or, for several values, an {@code ArrayList<V>} (V must not be a List). */
-    private final Map<K, Object> entries = new HashMap<>();
+    private final Map<K, Object> entries = new OpenHashMap<>();
 
     /** Adds {@code value} to {@code key} unless it is there already. */
     void add(K key, V value) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.winproxy.agent.dataplane.JournalFile.Change;
 import io.winproxy.agent.dataplane.JournalFile.Document;
 import io.winproxy.policy.desired.MacAddresses;
+import io.winproxy.policy.net.OpenHashMap;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Ownership;
@@ -125,7 +126,7 @@ public final class OwnershipJournal {
      * ({@link #remoteEndpointViews()}), which holds everything its {@link RemoteEndpointEntry} holds: at 100,000
      * endpoints one object per endpoint here, where an entry plus a view kept current beside it cost 7 MiB more.
      */
-    private final Map<String, ObservedEndpoint> remoteEndpoints = new HashMap<>();
+    private final Map<String, ObservedEndpoint> remoteEndpoints = new OpenHashMap<>();
     /** Local endpoints winproxy created (the source-VIP endpoint HNS gave an address): never deleted, only known. */
     private final Map<String, RemoteEndpointEntry> localEndpoints = new HashMap<>();
     /** Owned objects that vanished from HNS, by lower-case ID, with indexes by load-balancer key and endpoint IP. */
