@@ -1,14 +1,18 @@
 package io.winproxy.policy.net;
 
+import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.ConcurrentModificationException;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 
 /**
  * A hash map for the agent's maps of 100,000 entries (remote endpoints by IP or by HNS ID): keys and values in two
@@ -97,7 +101,7 @@ public final class OpenHashMap<K, V> extends AbstractMap<K, V> {
             if (keys[i] != null) {
                 action.accept((K) keys[i], (V) values[i]);
                 if (modifications != expected) {
-                    throw new java.util.ConcurrentModificationException();
+                    throw new ConcurrentModificationException();
                 }
             }
         }
@@ -108,12 +112,7 @@ public final class OpenHashMap<K, V> extends AbstractMap<K, V> {
         return new AbstractSet<>() {
             @Override
             public Iterator<Map.Entry<K, V>> iterator() {
-                return new Slots<>() {
-                    @Override
-                    Map.Entry<K, V> at(int i) {
-                        return new Entry(i);
-                    }
-                };
+                return slots(Entry::new);
             }
 
             @Override
@@ -124,17 +123,12 @@ public final class OpenHashMap<K, V> extends AbstractMap<K, V> {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public Set<K> keySet() {
         return new AbstractSet<>() {
             @Override
             public Iterator<K> iterator() {
-                return new Slots<>() {
-                    @Override
-                    @SuppressWarnings("unchecked")
-                    K at(int i) {
-                        return (K) keys[i];
-                    }
-                };
+                return slots(i -> (K) keys[i]);
             }
 
             @Override
@@ -150,17 +144,12 @@ public final class OpenHashMap<K, V> extends AbstractMap<K, V> {
     }
 
     @Override
-    public java.util.Collection<V> values() {
-        return new java.util.AbstractCollection<>() {
+    @SuppressWarnings("unchecked")
+    public Collection<V> values() {
+        return new AbstractCollection<>() {
             @Override
             public Iterator<V> iterator() {
-                return new Slots<>() {
-                    @Override
-                    @SuppressWarnings("unchecked")
-                    V at(int i) {
-                        return (V) values[i];
-                    }
-                };
+                return slots(i -> (V) values[i]);
             }
 
             @Override
@@ -228,38 +217,39 @@ public final class OpenHashMap<K, V> extends AbstractMap<K, V> {
         }
     }
 
-    /** An iterator over the occupied slots. */
-    private abstract class Slots<T> implements Iterator<T> {
-        private final int expected = modifications;
-        private int next = advance(0);
+    /** An iterator over the occupied slots, each made into what {@code at} makes of it. */
+    private <T> Iterator<T> slots(IntFunction<T> at) {
+        return new Iterator<>() {
+            private final int expected = modifications;
+            private int next = advance(0);
 
-        private int advance(int from) {
-            int i = from;
-            while (i < keys.length && keys[i] == null) {
-                i++;
+            @Override
+            public boolean hasNext() {
+                return next < keys.length;
             }
-            return i;
-        }
 
-        abstract T at(int i);
-
-        @Override
-        public boolean hasNext() {
-            return next < keys.length;
-        }
-
-        @Override
-        public T next() {
-            if (modifications != expected) {
-                throw new java.util.ConcurrentModificationException();
+            @Override
+            public T next() {
+                if (modifications != expected) {
+                    throw new ConcurrentModificationException();
+                }
+                if (next >= keys.length) {
+                    throw new NoSuchElementException();
+                }
+                T out = at.apply(next);
+                next = advance(next + 1);
+                return out;
             }
-            if (next >= keys.length) {
-                throw new NoSuchElementException();
-            }
-            T out = at(next);
-            next = advance(next + 1);
-            return out;
+        };
+    }
+
+    /** The first occupied slot from {@code from} on, or the table's length. */
+    private int advance(int from) {
+        int i = from;
+        while (i < keys.length && keys[i] == null) {
+            i++;
         }
+        return i;
     }
 
     /** An entry of the map at a slot; {@link #setValue} writes through. */

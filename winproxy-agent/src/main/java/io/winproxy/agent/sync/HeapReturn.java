@@ -24,8 +24,12 @@ import org.slf4j.LoggerFactory;
  *   <li>when the old generation holds more than {@link #GROWTH} times what it held after the last full collection
  *       (plus {@link #SLACK_BYTES}), at most once per {@link #GROWTH_GAP}.</li>
  * </ul>
- * {@code -XX:MaxHeapFreeRatio} then decides how much is uncommitted; {@code -XX:+DisableExplicitGC} turns this off.
- * Not thread-safe: the sync thread only.
+ * For its own collections it lowers {@code -XX:MaxHeapFreeRatio} to {@code -XX:MinHeapFreeRatio} (both are
+ * manageable options), so that the old generation is cut to what it holds plus that margin, and puts it back after:
+ * the collector's own full collections, while the heap grows, keep the wider margin and do not give back what the next
+ * step takes again. With {@code -XX:-ShrinkHeapInSteps} ({@code jvm.options}) the cut is done by that one collection;
+ * by default the serial collector cuts nothing at the first collection after a growth and a tenth at the second.
+ * {@code -XX:+DisableExplicitGC} turns all this off. Not thread-safe: the sync thread only.
  */
 public final class HeapReturn {
     private static final Logger logger = LoggerFactory.getLogger(HeapReturn.class);
@@ -68,7 +72,47 @@ public final class HeapReturn {
                 return pool.map(MemoryPoolMXBean::getCollectionUsage).map(MemoryUsage::getUsed).orElse(0L);
             }
         };
-        return new HeapReturn(old, System::gc, System::nanoTime);
+        return new HeapReturn(old, HeapReturn::collectTightly, System::nanoTime);
+    }
+
+    /**
+     * A full collection that gives back all but {@code MinHeapFreeRatio} percent of free old generation: with
+     * {@code MaxHeapFreeRatio} lowered to {@code MinHeapFreeRatio} for its length. A plain {@link System#gc()} where
+     * the options cannot be changed (a runtime without {@code jdk.management}).
+     */
+    static void collectTightly() {
+        collectTightly(System::gc);
+    }
+
+    /** As {@link #collectTightly()}, with {@code collection} in place of {@link System#gc()}. */
+    static void collectTightly(Runnable collection) {
+        com.sun.management.HotSpotDiagnosticMXBean vm;
+        String max;
+        String min;
+        try {
+            vm = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            max = vm.getVMOption("MaxHeapFreeRatio").getValue();
+            min = vm.getVMOption("MinHeapFreeRatio").getValue();
+        } catch (RuntimeException | LinkageError e) {
+            collection.run();
+            return;
+        }
+        boolean lowered = false;
+        try {
+            if (Integer.parseInt(min) < Integer.parseInt(max)) {
+                vm.setVMOption("MaxHeapFreeRatio", min);
+                lowered = true;
+            }
+        } catch (RuntimeException e) {
+            // not manageable here, or refused: the collection gives back what the option allows
+        }
+        try {
+            collection.run();
+        } finally {
+            if (lowered) {
+                vm.setVMOption("MaxHeapFreeRatio", max);
+            }
+        }
     }
 
     /** The heap pool of the old generation: "Tenured Gen" (serial), "G1 Old Gen", "PS Old Gen". */

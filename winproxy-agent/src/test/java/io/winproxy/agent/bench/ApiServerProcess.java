@@ -53,8 +53,13 @@ record ApiServerProcess(Process process, String url, long loadMillis) implements
 
     /** Waits up to 10 s for a helper JVM asked to end, then kills it. */
     static void awaitEnd(Process process) {
+        awaitEnd(process, 10);
+    }
+
+    /** Waits up to {@code seconds} for a JVM asked to end, then kills it. */
+    static void awaitEnd(Process process, int seconds) {
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
         } catch (InterruptedException e) {

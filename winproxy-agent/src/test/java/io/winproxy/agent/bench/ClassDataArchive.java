@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * {@code install-service.ps1} and by the proxy after its first sync, docs/operations.md "Class-data sharing"), built
  * for the benchmark's agent process the way {@code winproxy cds} builds it: a training run of
  * {@code plan --example-cluster --hns emulated} under {@code -XX:ArchiveClassesAtExit}, with the agent's JVM
- * options. The JVM maps an archive only for a class path of jars, so each folder of the benchmark's class path (the
+ * options. The JVM maps an archive only for a class path of jars, so each folder of the agent's class path (the
  * module's classes and test classes) is first packed into a jar of its own.
  *
  * @param file      the archive
@@ -28,7 +28,7 @@ record ClassDataArchive(Path file, String classPath) {
     static ClassDataArchive build(Path dir) throws IOException, InterruptedException {
         List<String> entries = new ArrayList<>();
         int n = 0;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+        for (String entry : NodeAgentProcess.classPath().split(File.pathSeparator)) {
             Path p = Path.of(entry);
             if (Files.isDirectory(p)) {
                 Path jar = dir.resolve("classpath-" + (n++) + ".jar");

@@ -3,7 +3,7 @@ package io.winproxy.agent.bench;
 import java.lang.management.ManagementFactory;
 
 /**
- * What the node mode's agent process prints of its own memory when asked ({@link AgentProcess#inspect}): a class
+ * What the node mode's agent process prints of its own memory when asked ({@link NodeAgentProcess#inspect}): a class
  * histogram, the native memory summary and a heap dump, each only when its option is set.
  */
 final class HeapInspection {

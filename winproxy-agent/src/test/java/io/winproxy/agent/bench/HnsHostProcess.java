@@ -35,7 +35,7 @@ import java.util.Optional;
 
 /**
  * The node mode's emulated host, in a JVM of its own so that its heap (111,000 objects at 10,000 Services) and its
- * call journal are not counted in the agent's process ({@link AgentProcess}, a third JVM). {@code main(services,
+ * call journal are not counted in the agent's process ({@link NodeAgentProcess}, a third JVM). {@code main(services,
  * endpointsPerService, profile)} builds the emulated overlay host of the scale cluster ({@link ScaleCluster#setUpHost}),
  * prints {@code READY <port>} and serves {@link HnsClient} calls on loopback connections until its standard input
  * closes: the benchmark's (the journal) and each agent process's, one call at a time. {@link #client()} is an

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * fabric8's CRUD mock server holding the cluster ({@link ScaleObjects}) and the emulated overlay host, with this
  * node's NIC MAC known ({@link HostMacLookup#emulated()}), so that the ClusterIP overlay endpoints are planned as on
  * a real node. The agent runs with its defaults (drift budget, {@code syncPeriod} 30 s, {@code minSyncPeriod} 1 s),
- * in a JVM of its own ({@link AgentProcess}), as are the API server ({@link ApiServerProcess}) and the emulated host
+ * in a JVM of its own ({@link NodeAgentProcess}), as are the API server ({@link ApiServerProcess}) and the emulated host
  * ({@link HnsHostProcess}): the agent's process holds nothing of the benchmark's, so its RSS and heap are the agent's.
  *
  * <p>Scenarios, in order: first sync; no-op (periodic) resync, the second after the first sync (the steady state);
@@ -55,7 +55,7 @@ final class NodeRun {
 
     private HnsHostProcess hns;
     private Path stateDir;
-    private AgentProcess agent;
+    private NodeAgentProcess agent;
     private ClassDataArchive archive;
 
     NodeRun(ScaleCluster cluster, EchoPreset profile, Consumer<ScenarioResult> onResult) {
@@ -172,8 +172,8 @@ final class NodeRun {
         }
     }
 
-    private AgentProcess startAgent(String apiUrl) throws Exception {
-        return AgentProcess.start(apiUrl, hns.port(), stateDir, archive);
+    private NodeAgentProcess startAgent(String apiUrl) throws Exception {
+        return NodeAgentProcess.start(apiUrl, hns.port(), stateDir, archive);
     }
 
     private static EndpointSliceInfo withAddedEndpoint(EndpointSliceInfo s) {
@@ -192,9 +192,9 @@ final class NodeRun {
      * Waits for a first sync (up to {@code first}), for the sync that completes it, then until no sync has come for
      * {@link #QUIET}.
      */
-    private List<AgentProcess.Sync> awaitQuiet(Duration first) throws InterruptedException {
-        List<AgentProcess.Sync> out = new ArrayList<>();
-        AgentProcess.Sync r = agent.nextSync(first);
+    private List<NodeAgentProcess.Sync> awaitQuiet(Duration first) throws InterruptedException {
+        List<NodeAgentProcess.Sync> out = new ArrayList<>();
+        NodeAgentProcess.Sync r = agent.nextSync(first);
         if (r == null) {
             throw new IllegalStateException("no sync within " + first + " (" + scenario + ")");
         }
@@ -219,7 +219,7 @@ final class NodeRun {
         hns.resetJournal();
         // A trigger that starts a new agent process: all of that process's CPU time and its whole peak belong to the
         // scenario.
-        AgentProcess before = agent;
+        NodeAgentProcess before = agent;
         long[] cpuBefore = {0, -1, 0};
         if (before != null) {
             before.clearSyncs();
@@ -229,7 +229,7 @@ final class NodeRun {
         }
         long start = System.nanoTime();
         trigger.run();
-        List<AgentProcess.Sync> syncs = awaitQuiet(first);
+        List<NodeAgentProcess.Sync> syncs = awaitQuiet(first);
         long firstComplete = (firstCompleteNanos - start) / 1_000_000;
         long wall = (System.nanoTime() - start) / 1_000_000 - QUIET.toMillis();
         boolean sameProcess = agent == before;
@@ -247,7 +247,7 @@ final class NodeRun {
         Map<String, String> notes = new LinkedHashMap<>();
         notes.put("trigger", what);
         notes.put("trigger -> first complete sync", ScaleRun.num(firstComplete) + " ms");
-        AgentProcess.Sync last = syncs.get(syncs.size() - 1);
+        NodeAgentProcess.Sync last = syncs.get(syncs.size() - 1);
         notes.put("syncs", syncs.size() + " (last: " + last.created() + " created, " + last.modified() + " modified, "
                 + last.deleted() + " deleted, " + last.failed() + " failed, " + last.deferred() + " deferred)");
         notes.put("desired objects", ScaleRun.num(last.loadBalancers()) + " load balancers, "

@@ -123,4 +123,23 @@ class HeapReturnTest {
 
         assertThat(pool.getCollectionUsage().getUsed()).as("the old generation after that collection").isPositive();
     }
+
+    /**
+     * The agent's collection runs with MaxHeapFreeRatio lowered to MinHeapFreeRatio, and only then: the JVM's own
+     * collections keep the configured margin afterwards.
+     */
+    @Test
+    void theAgentsCollectionLowersTheFreeRatioForItsLengthOnly() {
+        com.sun.management.HotSpotDiagnosticMXBean vm = java.lang.management.ManagementFactory.getPlatformMXBean(
+                com.sun.management.HotSpotDiagnosticMXBean.class);
+        String max = vm.getVMOption("MaxHeapFreeRatio").getValue();
+        String min = vm.getVMOption("MinHeapFreeRatio").getValue();
+        String[] during = new String[1];
+
+        HeapReturn.collectTightly(() -> during[0] = vm.getVMOption("MaxHeapFreeRatio").getValue());
+
+        assertThat(Integer.parseInt(min)).as("this JVM's options leave room to lower").isLessThan(Integer.parseInt(max));
+        assertThat(during[0]).as("during the collection").isEqualTo(min);
+        assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue()).as("restored").isEqualTo(max);
+    }
 }

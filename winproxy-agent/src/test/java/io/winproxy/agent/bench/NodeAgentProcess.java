@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * commands; every other line (the agent's log, a class histogram) is passed on to the benchmark's output. Its resident
  * set is read from {@code /proc/PID/status} ({@link Rss}).
  */
-final class AgentProcess implements AutoCloseable {
+final class NodeAgentProcess implements AutoCloseable {
     private static final String MARK = "@@bench ";
     private static final String SYNC_THREAD = "winproxy-sync";
 
@@ -77,7 +77,7 @@ final class AgentProcess implements AutoCloseable {
     private final BlockingQueue<Sync> syncs = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
 
-    private AgentProcess(Process process) {
+    private NodeAgentProcess(Process process) {
         this.process = process;
         Thread reading = new Thread(this::read, "agent-process-output");
         reading.setDaemon(true);
@@ -88,19 +88,28 @@ final class AgentProcess implements AutoCloseable {
      * Starts the agent against the API server at {@code apiUrl} and the emulated host on {@code hostPort}, mapping
      * {@code archive} when it is not null ({@link ClassDataArchive}).
      */
-    static AgentProcess start(String apiUrl, int hostPort, Path stateDir, ClassDataArchive archive)
+    static NodeAgentProcess start(String apiUrl, int hostPort, Path stateDir, ClassDataArchive archive)
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(System.getProperty("java.home") + "/bin/java");
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        String classPath = System.getProperty("java.class.path");
+        String classPath = classPath();
         if (archive != null) {
             command.add("-XX:SharedArchiveFile=" + archive.file());
             classPath = archive.classPath();
         }
-        command.addAll(List.of("-cp", classPath, AgentProcess.class.getName(), apiUrl, Integer.toString(hostPort),
+        command.addAll(List.of("-cp", classPath, NodeAgentProcess.class.getName(), apiUrl, Integer.toString(hostPort),
                 stateDir.toString()));
-        return new AgentProcess(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        return new NodeAgentProcess(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+    }
+
+    /**
+     * The agent's class path: {@code scale.agentClasspath} (the module's classes and test classes and its runtime
+     * dependencies, as on a node; the scale profile sets it), else the benchmark's own.
+     */
+    static String classPath() {
+        String agent = System.getProperty("scale.agentClasspath", "");
+        return agent.isEmpty() ? System.getProperty("java.class.path") : agent;
     }
 
     long pid() {
@@ -164,14 +173,8 @@ final class AgentProcess implements AutoCloseable {
                 process.destroy();
             }
         }
-        try {
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        // The agent's close() flushes its journal: longer than a helper's end.
+        ApiServerProcess.awaitEnd(process, 60);
     }
 
     private synchronized String ask(String command) {
@@ -267,7 +270,11 @@ final class AgentProcess implements AutoCloseable {
                 tap.reset();
                 yield "ok";
             }
-            case "heap" -> Long.toString(ScaleRun.heapAfterGc());
+            case "heap" -> {
+                System.gc();
+                System.gc();
+                yield Long.toString(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            }
             case "options" -> String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments());
             case "inspect" -> {
                 String when = command.substring("inspect ".length());
