@@ -18,8 +18,8 @@ public final class RedactingLayout extends LayoutBase<ILoggingEvent> {
     }
 
     /**
-     * For logback.xml (logging before {@link LoggingSetup} runs, and tools that never call it): klog's structured
-     * text lines at {@code --v=0}, redacted, so that no winproxy line ever has another form.
+     * For {@link BootstrapConfigurator} (logging before {@link LoggingSetup} runs, and tools that never call it):
+     * klog's structured text lines at {@code --v=0}, redacted, so that no winproxy line ever has another form.
      */
     public RedactingLayout() {
         this.delegate = new KlogTextLayout(new LibraryLoggers(0, Map.of()));
