@@ -152,6 +152,19 @@ public final class OpenHashMap<K, V> extends AbstractMap<K, V> {
                 return slots(i -> (V) values[i]);
             }
 
+            /** A straight copy of the occupied slots (what {@code ArrayList.addAll} and {@code List.copyOf} call). */
+            @Override
+            public Object[] toArray() {
+                Object[] out = new Object[size];
+                int n = 0;
+                for (int i = 0; i < keys.length; i++) {
+                    if (keys[i] != null) {
+                        out[n++] = values[i];
+                    }
+                }
+                return out;
+            }
+
             @Override
             public int size() {
                 return size;

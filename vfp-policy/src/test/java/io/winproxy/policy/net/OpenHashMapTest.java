@@ -48,6 +48,8 @@ class OpenHashMapTest {
             assertThat(open).isEqualTo(reference);
             assertThat(new HashSet<>(open.keySet())).isEqualTo(reference.keySet());
             assertThat(open.values()).containsExactlyInAnyOrderElementsOf(reference.values());
+            assertThat(new java.util.ArrayList<>(open.values())).as("addAll through toArray")
+                    .containsExactlyInAnyOrderElementsOf(reference.values());
             Map<Object, Integer> seen = new HashMap<>();
             open.forEach(seen::put);
             assertThat(seen).isEqualTo(reference);
