@@ -60,8 +60,15 @@ class ApiOutageIT {
         assertThat(lines.get(0)).startsWith("WARN Cannot reach the API server; Services and EndpointSlices are"
                 + " served from the last known state server=\"" + proxy.url() + "/\" err=\"connection refused");
         assertThat(lines.get(1)).startsWith("INFO The API server answers again; relisting now server=\""
-                + proxy.url() + "/\" unavailableFor=\"1")
+                + proxy.url() + "/\" unavailableFor=\"")
                 .endsWith("relisting=[\"Services\",\"EndpointSlices\",\"Node win-node-1\"]");
+        // The outage lasted 15 s; the monitor sees the recovery at its next probe, 4 to 6 s after the last one
+        // (ApiServerMonitor.PROBE_INTERVAL, 5 s +-20%, on a 0.5 s tick): 15 to about 21.5 s, and a little less when
+        // the informers noticed the cut late.
+        java.util.regex.Matcher reported = java.util.regex.Pattern.compile("unavailableFor=\"(\\d+)s\"")
+                .matcher(lines.get(1));
+        assertThat(reported.find()).as("unavailableFor in whole seconds: " + lines.get(1)).isTrue();
+        assertThat(Integer.parseInt(reported.group(1))).isBetween(13, 22);
         assertThat(lag).as("not waiting out fabric8's backoff (up to 30 s)").isLessThan(Duration.ofSeconds(8));
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
     }
