@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.winproxy.agent.dataplane.JournalFile.Change;
 import io.winproxy.agent.dataplane.JournalFile.Document;
 import io.winproxy.policy.desired.MacAddresses;
-import io.winproxy.policy.net.OpenHashMap;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Ownership;
@@ -18,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,8 +125,11 @@ public final class OwnershipJournal {
      * Owned remote endpoints by lower-case ID, each kept as the observed view the planner reads
      * ({@link #remoteEndpointViews()}), which holds everything its {@link RemoteEndpointEntry} holds: at 100,000
      * endpoints one object per endpoint here, where an entry plus a view kept current beside it cost 7 MiB more.
+     * In the order recorded (a linked map, not a hash-ordered one): the planner walks all views after every change,
+     * and in the order they were made they lie together in memory; in hash order the same walk took a change's plan
+     * and apply from 19 and 17 ms to 30 and 27 ms at 10,000 Services.
      */
-    private final Map<String, ObservedEndpoint> remoteEndpoints = new OpenHashMap<>();
+    private final Map<String, ObservedEndpoint> remoteEndpoints = new LinkedHashMap<>();
     /** Local endpoints winproxy created (the source-VIP endpoint HNS gave an address): never deleted, only known. */
     private final Map<String, RemoteEndpointEntry> localEndpoints = new HashMap<>();
     /** Owned objects that vanished from HNS, by lower-case ID, with indexes by load-balancer key and endpoint IP. */
