@@ -15,10 +15,11 @@ import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
 /**
- * A hash map for the agent's maps of 100,000 entries (remote endpoints by IP or by HNS ID): keys and values in two
- * arrays with linear probing, no object per entry. A {@link java.util.HashMap} spends a 32-byte node and a table slot
- * per entry, about 42 bytes at 100,000 entries; this one 11 to 21 bytes (two array slots at a load between 0.375 and
- * 0.75).
+ * A hash map for the agent's maps of 100,000 entries whose order nobody walks (the desired state's and the planner's
+ * indexes by IP): keys and values in two arrays with linear probing, no object per entry. A
+ * {@link java.util.HashMap} spends a 32-byte node and a table slot per entry, about 42 bytes at 100,000 entries; this
+ * one 11 to 21 bytes (two array slots at a load between 0.375 and 0.75). Where the order matters for speed (a walk
+ * over every entry after each change), keep insertion order instead: see the ownership journal.
  *
  * <p>Neither keys nor values may be null. Iteration order is unspecified. The views' iterators do not support
  * {@code remove} (removal moves entries between slots); remove through the map. Not thread-safe.

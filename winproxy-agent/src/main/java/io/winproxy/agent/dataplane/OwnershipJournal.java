@@ -127,7 +127,7 @@ public final class OwnershipJournal {
      * endpoints one object per endpoint here, where an entry plus a view kept current beside it cost 7 MiB more.
      * In the order recorded (a linked map, not a hash-ordered one): the planner walks all views after every change,
      * and in the order they were made they lie together in memory; in hash order the same walk took a change's plan
-     * and apply from 19 and 17 ms to 30 and 27 ms at 10,000 Services.
+     * and apply from 19 and 16 ms to 29-30 and 26-27 ms at 10,000 Services (docs/performance.md, third pass).
      */
     private final Map<String, ObservedEndpoint> remoteEndpoints = new LinkedHashMap<>();
     /** Local endpoints winproxy created (the source-VIP endpoint HNS gave an address): never deleted, only known. */
