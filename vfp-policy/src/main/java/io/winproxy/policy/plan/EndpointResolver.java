@@ -1,5 +1,6 @@
 package io.winproxy.policy.plan;
 
+import io.winproxy.policy.net.CompactMultimap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.winproxy.policy.plan;
 
+import io.winproxy.policy.net.CompactMultimap;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
@@ -111,19 +112,20 @@ public final class IncrementalPlanner {
         for (String ip : relevantIps) {
             desired.remoteEndpoint(ip).ifPresent(remotes::add);
         }
-        List<ObservedEndpoint> endpoints = new ArrayList<>();
-        for (ObservedEndpoint ep : observed.endpoints()) {
-            for (String ip : ep.ips()) {
-                if (relevantIps.contains(ip)) {
-                    endpoints.add(ep);
-                    break;
+        // The endpoints there and the load balancers to recheck, found through the observed state's lookup: a change
+        // does not walk the 100,000 endpoints of the host, nor ask the journal about each of its load balancers.
+        List<ObservedEndpoint> endpoints = observed.lookup().endpointsHolding(relevantIps);
+        List<ObservedLoadBalancer> loadBalancers = new ArrayList<>();
+        if (!keys.isEmpty()) {
+            for (ObservedLoadBalancer lb : observed.loadBalancers()) {
+                if (lb.key() != null && keys.contains(lb.key())) {
+                    loadBalancers.add(lb);
                 }
             }
         }
-        List<ObservedLoadBalancer> loadBalancers = new ArrayList<>();
-        for (ObservedLoadBalancer lb : observed.loadBalancers()) {
+        for (ObservedLoadBalancer lb : observed.lookup().loadBalancersRead()) {
             // Unowned ones always: the endpoints they reference must not be deleted.
-            if ((lb.key() != null && keys.contains(lb.key())) || !owned.ownsLoadBalancer(lb.id())) {
+            if ((lb.key() == null || !keys.contains(lb.key())) && !owned.ownsLoadBalancer(lb.id())) {
                 loadBalancers.add(lb);
             }
         }
@@ -147,7 +149,7 @@ public final class IncrementalPlanner {
         nextSlice(desired, observed, keys, sliceIps);
         sliceIps.removeAll(ips);
         Map<String, List<ObservedEndpoint>> held = new HashMap<>();
-        for (ObservedEndpoint ep : observed.endpoints()) {
+        for (ObservedEndpoint ep : observed.lookup().endpointsHolding(sliceIps)) {
             for (String ip : ep.ips()) {
                 if (sliceIps.contains(ip)) {
                     held.computeIfAbsent(ip, k -> new ArrayList<>(1)).add(ep);

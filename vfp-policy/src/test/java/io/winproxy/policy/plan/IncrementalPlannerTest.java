@@ -116,6 +116,60 @@ class IncrementalPlannerTest {
         return desired;
     }
 
+    /** An observed state whose lookup answers as a walk would and records what it was asked. */
+    private static final class Recording implements ObservedState.Lookup {
+        final Set<String> askedIps = new java.util.HashSet<>();
+        int asked;
+        private final ObservedState walked;
+
+        Recording(ObservedState walked) {
+            this.walked = walked;
+        }
+
+        ObservedState state() {
+            return new ObservedState(walked.endpoints(), walked.loadBalancers(), this);
+        }
+
+        @Override
+        public List<ObservedEndpoint> endpointsHolding(Set<String> ips) {
+            asked++;
+            askedIps.addAll(ips);
+            return walked.lookup().endpointsHolding(ips);
+        }
+
+        @Override
+        public List<ObservedLoadBalancer> loadBalancersRead() {
+            return List.of(); // FakeHost's are all owned: none read from a document
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aChangeFindsItsEndpointsThroughTheLookupAskingOnlyAboutTheIpsItConcerns() {
+        PolicyHarness h = PolicyHarness.overlay();
+        IncrementalPlanner planner = new IncrementalPlanner();
+        fortyServicesProgrammed(h, planner);
+        String before = h.host.endpointByIp("192.168.2.17").orElseThrow().id();
+        // Service 7's one backend moves from pod 17 to pod 57 (both on node-b).
+        h.update(null, sliceOf(7, List.of(57)));
+        h.state.applyChanges(h.services, h.endpoints);
+        DesiredState desired = h.calculator().calculate(h.state, h.node());
+        Recording lookup = new Recording(h.host.observe());
+
+        Plan plan = planner.plan(desired, lookup.state(), h.host.ownership(), true,
+                IncrementalPlanner.HostChanges.NONE, false);
+
+        assertThat(planner.lastWasFull()).isFalse();
+        assertThat(lookup.asked).isEqualTo(1);
+        assertThat(lookup.askedIps).as("the IPs that changed, the backends of the load balancer to recheck")
+                .containsExactlyInAnyOrder("192.168.2.17", "192.168.2.57");
+        assertThat(plan.steps()).anyMatch(st -> st instanceof PlanStep.DeleteRemoteEndpoint d && d.id().equals(before))
+                .anyMatch(st -> st instanceof PlanStep.CreateRemoteEndpoint c && c.endpoint().ip().equals("192.168.2.57"))
+                .hasSize(3);
+        h.host.apply(plan);
+        planner.completed(true);
+        assertThat(PlanCalculator.plan(desired, h.host.observe(), h.host.ownership(), true).steps()).isEmpty();
+    }
+
     @org.junit.jupiter.api.Test
     void periodicPlansRepairWhatNoChangeReportedWithinOneRotationWhileOtherPlansStayIncremental() {
         PolicyHarness h = PolicyHarness.overlay();

@@ -3,6 +3,7 @@ package io.winproxy.agent.dataplane;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.plan.EndpointResolver;
 import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanStep;
 import java.util.ArrayList;
@@ -12,26 +13,40 @@ import java.util.Set;
 
 /**
  * The HNS endpoint each backend of a load balancer references during one apply: an {@link EndpointResolver} over the
- * observed endpoints that hold a backend IP of one of the plan's load-balancer steps, built on first use (plans that
- * only adopt or delete need none) in one pass that allocates nothing for the other endpoints (a sync for one change
- * must not index 100,000 of them), and kept current as the apply creates, adopts and deletes endpoints. Resolves with the plan's provider addresses, so
- * that the fingerprints recorded are the ones the next plan computes.
+ * observed endpoints that hold a backend IP of one of the plan's load-balancer steps, found through the observed
+ * state's lookup (a sync for one change must not walk 100,000 endpoints) before the apply writes anything
+ * ({@link #prepare}; plans without load-balancer steps need none), and kept current as the apply creates, adopts and
+ * deletes endpoints. Resolves with the plan's provider addresses, so that the fingerprints recorded are the ones the
+ * next plan computes.
  *
  * <p>Used once, by the sync thread.
  */
 final class BackendRefs {
     private final Plan plan;
-    private final List<ObservedEndpoint> observed;
+    private final ObservedState observed;
     private final OwnershipJournal journal;
     private final Set<String> deleted = new HashSet<>();
     private EndpointResolver resolver;
     /** The backend IPs the resolver holds endpoints for: those of the plan's load-balancer steps. */
     private Set<String> indexedIps;
 
-    BackendRefs(Plan plan, List<ObservedEndpoint> observed, OwnershipJournal journal) {
+    BackendRefs(Plan plan, ObservedState observed, OwnershipJournal journal) {
         this.plan = plan;
         this.observed = observed;
         this.journal = journal;
+    }
+
+    /**
+     * Finds the endpoints of the plan's load balancers' backends, if it has any: before the apply writes, while the
+     * observed state's lookup answers from its indexes.
+     */
+    void prepare() {
+        for (PlanStep step : plan.steps()) {
+            if (step instanceof PlanStep.LoadBalancerStep) {
+                resolver();
+                return;
+            }
+        }
     }
 
     /** An endpoint created or adopted by this apply (owned). */
@@ -78,20 +93,11 @@ final class BackendRefs {
         Set<String> more = new HashSet<>(backends);
         more.removeAll(indexedIps);
         indexedIps.addAll(more);
-        for (ObservedEndpoint ep : observed) {
-            if (holdsAny(ep, more) && !deleted.contains(ep.id())) {
+        for (ObservedEndpoint ep : observed.lookup().endpointsHolding(more)) {
+            if (!deleted.contains(ep.id())) {
                 resolver.add(ep, journal.ownsRemoteEndpoint(ep.id()));
             }
         }
-    }
-
-    private static boolean holdsAny(ObservedEndpoint ep, Set<String> ips) {
-        for (String ip : ep.ips()) {
-            if (ips.contains(ip)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Per backend: the endpoint it resolves to now, or "". */

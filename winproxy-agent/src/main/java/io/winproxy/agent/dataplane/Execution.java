@@ -12,6 +12,7 @@ import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.plan.Fingerprints;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
 import io.winproxy.policy.plan.PlanPriority;
 import io.winproxy.policy.plan.PlanStep;
@@ -58,11 +59,11 @@ final class Execution implements PlanStep.Visitor<Void> {
     private int deletedEndpoints;
     private final List<String> deletedEndpointIps = new ArrayList<>();
 
-    Execution(PlanExecutor ex, Plan plan, String networkId, List<ObservedEndpoint> observedEndpoints) {
+    Execution(PlanExecutor ex, Plan plan, String networkId, ObservedState observed) {
         this.ex = ex;
         this.plan = plan;
         this.networkId = networkId;
-        this.backends = new BackendRefs(plan, observedEndpoints, ex.journal);
+        this.backends = new BackendRefs(plan, observed, ex.journal);
         this.reserved = new Reservations(ex.journal, ex.ids, ex.hns);
     }
 
@@ -72,6 +73,9 @@ final class Execution implements PlanStep.Visitor<Void> {
             flush();
             return result.build(0);
         }
+        // Which endpoint each backend references is found now, while the journal is as the observe left it (the
+        // reservations below change it) and the observed state's lookup answers by IP.
+        backends.prepare();
         List<PlanStep> steps = PlanPriority.order(plan.steps());
         for (PlanStep step : steps) {
             if (step instanceof PlanStep.CreateRemoteEndpoint s) {

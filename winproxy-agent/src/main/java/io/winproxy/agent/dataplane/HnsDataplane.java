@@ -7,7 +7,6 @@ import io.winproxy.hns.model.HostComputeNetwork;
 import io.winproxy.hns.model.SchemaVersion;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.IncrementalPlanner;
-import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
 import java.time.Duration;
@@ -320,7 +319,7 @@ public final class HnsDataplane {
     public ApplyResult apply(Plan plan, Duration bound) {
         HostComputeNetwork network = observer.network()
                 .orElseThrow(() -> new IllegalStateException("apply before observe"));
-        List<ObservedEndpoint> observed = observer.takeObservedEndpoints();
+        ObservedState observed = observer.takeObserved();
         long start = nanoTime.getAsLong();
         long deadline = bound == null ? start + Long.MAX_VALUE / 2 : start + bound.toNanos();
         ApplyResult result = executor.apply(plan, network.id(), observed, deadline, nanoTime);

@@ -54,8 +54,8 @@ final class HostObserver {
     private List<ObservedEndpoint> endpointList;
     private long listJournalVersion;
     private long listCacheVersion;
-    /** Every endpoint as the last observe saw it, until the executor takes it. */
-    private List<ObservedEndpoint> lastObserved = List.of();
+    /** What the last observe saw, until the executor takes it. */
+    private ObservedState lastObserved = ObservedState.EMPTY;
 
     HostObserver(HnsClient hns, String networkName, OwnershipJournal journal, HostCache cache) {
         this.hns = hns;
@@ -68,10 +68,10 @@ final class HostObserver {
         return Optional.ofNullable(network);
     }
 
-    /** The endpoints of the last observe (for the executor's resolver); empty once taken. */
-    List<ObservedEndpoint> takeObservedEndpoints() {
-        List<ObservedEndpoint> out = lastObserved;
-        lastObserved = List.of();
+    /** What the last observe saw (for the executor's resolver); empty once taken. */
+    ObservedState takeObserved() {
+        ObservedState out = lastObserved;
+        lastObserved = ObservedState.EMPTY;
         return out;
     }
 
@@ -111,12 +111,14 @@ final class HostObserver {
         }
 
         List<ObservedEndpoint> observedEndpoints = endpointList(driftedEndpoints);
-        lastObserved = observedEndpoints;
         List<ObservedLoadBalancer> observedLbs = new ArrayList<>(lbIds.ids().size());
+        List<ObservedLoadBalancer> read = new ArrayList<>();
         for (String id : lbIds.ids()) {
             ObservedLoadBalancer known = drifted.get(id);
             if (known == null) {
                 known = cache.journaled.get(id);
+            } else {
+                read.add(known);
             }
             if (known == null) {
                 HostComputeLoadBalancer doc = cache.lbDocs.get(id);
@@ -124,10 +126,55 @@ final class HostObserver {
                     continue;
                 }
                 known = HcnTranslator.toObserved(doc, this::ipsOf);
+                read.add(known);
             }
             observedLbs.add(known);
         }
-        return new ObservedState(observedEndpoints, observedLbs);
+        lastObserved = new ObservedState(observedEndpoints, observedLbs,
+                new Lookup(observedEndpoints, driftedEndpoints.isEmpty(), read));
+        return lastObserved;
+    }
+
+    /**
+     * The lookup of one observe's state ({@link ObservedState.Lookup}): the endpoints read (the CNI's, a few per
+     * node) walked in their order, the owned ones looked up by IP in the journal
+     * ({@link OwnershipJournal#remoteEndpointViewsAt}), so that the plan and the apply of one change cost what it
+     * concerns, not a pass over 100,000 endpoints. Answers from the journal and the cache only while they are as the
+     * observe left them and no owned endpoint was re-read for drift (a periodic resync that found drift walks its
+     * list, as does a lookup after the apply has begun writing).
+     */
+    private final class Lookup implements ObservedState.Lookup {
+        private final List<ObservedEndpoint> all;
+        private final boolean indexed;
+        private final long journalVersion = journal.remoteEndpointsVersion();
+        private final long cacheVersion = cache.endpointsVersion();
+        private final List<ObservedLoadBalancer> read;
+
+        Lookup(List<ObservedEndpoint> all, boolean noDrift, List<ObservedLoadBalancer> read) {
+            this.all = all;
+            this.indexed = noDrift;
+            this.read = List.copyOf(read);
+        }
+
+        @Override
+        public List<ObservedEndpoint> endpointsHolding(Set<String> ips) {
+            if (!indexed || journal.remoteEndpointsVersion() != journalVersion
+                    || cache.endpointsVersion() != cacheVersion) {
+                return ObservedState.holding(all, ips);
+            }
+            // In the list the read endpoints come first, then the journal's views in its order, each with one IP:
+            // two that share an IP keep their order here.
+            List<ObservedEndpoint> out = ObservedState.holding(cache.endpoints().values(), ips);
+            for (String ip : ips) {
+                out.addAll(journal.remoteEndpointViewsAt(ip));
+            }
+            return out;
+        }
+
+        @Override
+        public List<ObservedLoadBalancer> loadBalancersRead() {
+            return read;
+        }
     }
 
     /**

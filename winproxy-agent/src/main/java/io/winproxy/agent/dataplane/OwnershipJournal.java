@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.winproxy.agent.dataplane.JournalFile.Change;
 import io.winproxy.agent.dataplane.JournalFile.Document;
 import io.winproxy.policy.desired.MacAddresses;
+import io.winproxy.policy.net.CompactMultimap;
 import io.winproxy.policy.plan.HnsIds;
 import io.winproxy.policy.plan.ObservedEndpoint;
 import io.winproxy.policy.plan.Ownership;
@@ -130,6 +131,11 @@ public final class OwnershipJournal {
      * and apply from 19 and 16 ms to 29-30 and 26-27 ms at 10,000 Services (docs/performance.md, third pass).
      */
     private final Map<String, ObservedEndpoint> remoteEndpoints = new LinkedHashMap<>();
+    /**
+     * The same views by IP, in the same order ({@link #remoteEndpointViewsAt}): what a change's plan and apply look
+     * up instead of walking every view (one IP each; about 2 MiB at 100,000 endpoints).
+     */
+    private final CompactMultimap<String, ObservedEndpoint> viewsByIp = new CompactMultimap<>();
     /** Local endpoints winproxy created (the source-VIP endpoint HNS gave an address): never deleted, only known. */
     private final Map<String, RemoteEndpointEntry> localEndpoints = new HashMap<>();
     /** Owned objects that vanished from HNS, by lower-case ID, with indexes by load-balancer key and endpoint IP. */
@@ -195,7 +201,7 @@ public final class OwnershipJournal {
             @Override
             public void remoteEndpoint(String id, RemoteEndpointEntry entry) {
                 String key = HnsIds.normalize(id);
-                remoteEndpoints.put(key, view(key, entry));
+                putView(key, view(key, entry));
             }
 
             @Override
@@ -238,6 +244,32 @@ public final class OwnershipJournal {
         return new ObservedEndpoint(key, List.of(e.ip()), true, pa, e.storedMac());
     }
 
+    /**
+     * Keeps a view under its ID and its IP. A view replacing one at the same IP keeps that one's place; one at another
+     * IP goes to the end of both orders, so that the views at an IP stay in the order of all views.
+     */
+    private void putView(String key, ObservedEndpoint view) {
+        ObservedEndpoint old = remoteEndpoints.get(key);
+        if (old != null && old.ips().equals(view.ips())) {
+            remoteEndpoints.put(key, view);
+            viewsByIp.replace(view.ips().get(0), v -> v.id().equals(key), view);
+            return;
+        }
+        if (old != null) {
+            removeView(key);
+        }
+        remoteEndpoints.put(key, view);
+        viewsByIp.add(view.ips().get(0), view);
+    }
+
+    private ObservedEndpoint removeView(String key) {
+        ObservedEndpoint old = remoteEndpoints.remove(key);
+        if (old != null) {
+            viewsByIp.removeIf(old.ips().get(0), v -> v.id().equals(key));
+        }
+        return old;
+    }
+
     /** The entry a view was made from. */
     private static RemoteEndpointEntry entry(ObservedEndpoint view) {
         return new RemoteEndpointEntry(view.ips().get(0), view.providerAddress(), view.macAddress());
@@ -261,9 +293,9 @@ public final class OwnershipJournal {
             }
         } else if ("ep".equals(change.kind())) {
             if (change.ep() == null) {
-                remoteEndpoints.remove(id);
+                removeView(id);
             } else {
-                remoteEndpoints.put(id, view(id, change.ep()));
+                putView(id, view(id, change.ep()));
             }
         } else if ("local".equals(change.kind())) {
             if (change.ep() == null) {
@@ -342,7 +374,7 @@ public final class OwnershipJournal {
         String key = HnsIds.normalize(id);
         ObservedEndpoint old = remoteEndpoints.get(key);
         if (old == null || !entry.equals(entry(old))) {
-            remoteEndpoints.put(key, view(key, entry));
+            putView(key, view(key, entry));
             pending.add(new Change("ep", key, null, entry, null));
             recordedEps.add(key);
             remoteEndpointsVersion++;
@@ -385,7 +417,7 @@ public final class OwnershipJournal {
 
     public void forgetRemoteEndpoint(String id) {
         String key = HnsIds.normalize(id);
-        if (remoteEndpoints.remove(key) != null) {
+        if (removeView(key) != null) {
             pending.add(new Change("ep", key, null, null, null));
             remoteEndpointsVersion++;
         }
@@ -560,6 +592,14 @@ public final class OwnershipJournal {
      */
     public Collection<ObservedEndpoint> remoteEndpointViews() {
         return Collections.unmodifiableCollection(remoteEndpoints.values());
+    }
+
+    /**
+     * The views of {@link #remoteEndpointViews()} that hold {@code ip}, in their order there (read-only; valid while
+     * the journal is not changed).
+     */
+    public List<ObservedEndpoint> remoteEndpointViewsAt(String ip) {
+        return viewsByIp.get(ip);
     }
 
     /** Changes whenever an owned remote endpoint is recorded or forgotten. */

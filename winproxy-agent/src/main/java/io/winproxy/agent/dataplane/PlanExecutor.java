@@ -5,7 +5,7 @@ import io.winproxy.hns.model.HcnPolicy;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.model.IpFamily;
-import io.winproxy.policy.plan.ObservedEndpoint;
+import io.winproxy.policy.plan.ObservedState;
 import io.winproxy.policy.plan.Plan;
 import java.util.HashMap;
 import java.util.List;
@@ -77,9 +77,9 @@ final class PlanExecutor {
      * stop signal is raised, the steps not started yet are left for the next apply ({@link ApplyResult#remaining});
      * at least one step runs unless stopping.
      */
-    ApplyResult apply(Plan plan, String network, List<ObservedEndpoint> endpoints, long deadlineNanos,
+    ApplyResult apply(Plan plan, String network, ObservedState observed, long deadlineNanos,
                       LongSupplier nanoTime) {
-        return new Execution(this, plan, network, endpoints).run(deadlineNanos, nanoTime);
+        return new Execution(this, plan, network, observed).run(deadlineNanos, nanoTime);
     }
 
     static OwnershipJournal.LoadBalancerEntry entry(DesiredLoadBalancer lb, String fingerprint) {

@@ -267,4 +267,42 @@ class OwnershipJournalTest {
         assertThat(reopened.ownership().loadBalancerIds()).containsExactlyInAnyOrder("lb-1", "lb-2", "lb-3");
         assertThat(Files.readString(log)).as("nothing was damaged, so nothing was rewritten").contains("lb-3");
     }
+
+    /** The journal's views at {@code ip} are those of all its views that hold it, in the same order. */
+    private static void assertViewsByIpAgree(OwnershipJournal journal, int ips) {
+        for (int n = 0; n < ips; n++) {
+            String ip = "10.244.2." + n;
+            assertThat(journal.remoteEndpointViewsAt(ip)).as("at %s", ip).containsExactlyElementsOf(
+                    journal.remoteEndpointViews().stream().filter(v -> v.ips().contains(ip)).toList());
+        }
+    }
+
+    @Test
+    void theViewsByIpFollowEveryRecordForgetVanishAndReadoptAndARestartFromSnapshotAndLog() {
+        java.util.Random random = new java.util.Random(11);
+        OwnershipJournal journal = OwnershipJournal.open(dir);
+        for (int round = 0; round < 600; round++) {
+            String id = "77696e70-7278-4000-8000-0000000000" + String.format("%02x", random.nextInt(40));
+            String ip = "10.244.2." + random.nextInt(12);
+            switch (random.nextInt(6)) {
+                case 0, 1 -> journal.recordRemoteEndpoint(id, ip);
+                case 2 -> journal.recordRemoteEndpoint(id.toUpperCase(java.util.Locale.ROOT),
+                        new OwnershipJournal.RemoteEndpointEntry(ip, "192.168.1." + random.nextInt(3), null));
+                case 3 -> journal.forgetRemoteEndpoint(id);
+                case 4 -> journal.vanishedRemoteEndpoint(id);
+                default -> journal.readoptRemoteEndpoint(id);
+            }
+            if (round % 97 == 0) {
+                journal.flush();
+                assertViewsByIpAgree(OwnershipJournal.open(dir), 12);
+            }
+            assertViewsByIpAgree(journal, 12);
+        }
+        assertThat(journal.remoteEndpointCount()).as("a test with something in it").isGreaterThan(5);
+        journal.flush();
+        OwnershipJournal reopened = OwnershipJournal.open(dir);
+        assertThat(reopened.remoteEndpoints()).isEqualTo(journal.remoteEndpoints());
+        assertViewsByIpAgree(reopened, 12);
+        assertThat(reopened.remoteEndpointViewsAt("10.0.0.1")).isEmpty();
+    }
 }
