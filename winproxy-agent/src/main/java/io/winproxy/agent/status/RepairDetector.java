@@ -115,7 +115,8 @@ public final class RepairDetector {
             return Set.of();
         }
         Set<String> out = new HashSet<>();
-        for (ObservedLoadBalancer lb : observed.loadBalancers()) {
+        // Only what was read from a document can differ from its fingerprint: not a pass over every load balancer.
+        for (ObservedLoadBalancer lb : observed.lookup().loadBalancersRead()) {
             if (lb.read() && lb.fingerprint() != null && journal.ownsLoadBalancer(lb.id())) {
                 out.add(HnsIds.normalize(lb.id()));
             }
