@@ -103,6 +103,9 @@ final class MappedInformer<T extends HasMetadata, V> implements ApiServerMonitor
         List<T> known = old.getStore().list();
         SharedIndexInformer<T> fresh = newInformer();
         fresh.initialState(known.stream());
+        // The fresh one is current before the old one stops: an old one still listing ends its start with "stopped
+        // before starting" inside stop(), which is this relist, not an informer that stopped by itself.
+        informer = fresh;
         old.stop();
         run(fresh);
         logger.atDebug().setMessage("Informer replaced to relist now").addKeyValue("kind", kind)
