@@ -1,10 +1,10 @@
 package io.winproxy.policy.plan;
 
-import io.winproxy.policy.net.CompactMultimap;
 import io.winproxy.policy.desired.DesiredLoadBalancer;
 import io.winproxy.policy.desired.DesiredRemoteEndpoint;
 import io.winproxy.policy.desired.DesiredState;
 import io.winproxy.policy.desired.LoadBalancerKey;
+import io.winproxy.policy.net.CompactMultimap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -150,9 +150,9 @@ final class HostObserver {
         private final long cacheVersion = cache.endpointsVersion();
         private final List<ObservedLoadBalancer> read;
 
-        Lookup(List<ObservedEndpoint> all, boolean noDrift, List<ObservedLoadBalancer> read) {
+        Lookup(List<ObservedEndpoint> all, boolean indexed, List<ObservedLoadBalancer> read) {
             this.all = all;
-            this.indexed = noDrift;
+            this.indexed = indexed;
             this.read = List.copyOf(read);
         }
 
