@@ -110,22 +110,11 @@ public final class KubeClientFactory {
         KubernetesClientBuilder builder = new KubernetesClientBuilder()
                 .withConfig(config)
                 .withHttpClientFactory(new MeteredHttpClientFactory(requests, System::nanoTime));
-        TokenBucket bucket = settings.qps() > 0
-                ? new TokenBucket(settings.qps(), settings.burst(), System::nanoTime) : null;
-        // Over plain HTTP (an insecure port, the demo's API), HTTP/1.1 as client-go speaks it there: the JDK client
-        // would offer an h2c upgrade on its first request, which client-go never does and which an API server's
-        // HTTP/2 stack then has to get right for the informers' multi-megabyte lists on one shared connection (a
-        // desynchronised stream stopped both informers of a benchmark run). Over TLS, HTTP/2 as negotiated.
-        boolean plainHttp = config.getMasterUrl() != null
-                && config.getMasterUrl().regionMatches(true, 0, "http://", 0, 7);
-        builder.withHttpClientBuilderConsumer(b -> {
-            if (plainHttp) {
-                b.preferHttp11();
-            }
-            if (bucket != null) {
-                b.addOrReplaceInterceptor(RateLimitInterceptor.NAME, new RateLimitInterceptor(bucket));
-            }
-        });
+        if (settings.qps() > 0) {
+            TokenBucket bucket = new TokenBucket(settings.qps(), settings.burst(), System::nanoTime);
+            builder.withHttpClientBuilderConsumer(
+                    b -> b.addOrReplaceInterceptor(RateLimitInterceptor.NAME, new RateLimitInterceptor(bucket)));
+        }
         logger.atInfo().setMessage("Kubernetes API server").addKeyValue("server", redact(config.getMasterUrl()))
                 .addKeyValue("configuration", describeSource(settings)).addKeyValue("qps", settings.qps())
                 .addKeyValue("burst", settings.burst()).log();

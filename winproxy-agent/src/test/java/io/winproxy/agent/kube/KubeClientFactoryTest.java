@@ -34,31 +34,6 @@ class KubeClientFactoryTest {
     }
 
     @Test
-    void overPlainHttpTheClientSpeaksHttp11WithoutOfferingAnH2cUpgrade() throws IOException {
-        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
-            seen.add(exchange.getProtocol() + " upgrade=" + exchange.getRequestHeaders().getFirst("Upgrade"));
-            byte[] body = "{\"kind\":\"NamespaceList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[]}"
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        server.start();
-        try (KubernetesClient client = factory.create(KubeClientSettings.forMaster(
-                "http://127.0.0.1:" + server.getAddress().getPort()))) {
-            client.namespaces().list();
-            client.namespaces().list();
-        } finally {
-            server.stop(0);
-        }
-        assertThat(seen).hasSize(2).allSatisfy(s -> assertThat(s).isEqualTo("HTTP/1.1 upgrade=null"));
-    }
-
-    @Test
     void theReconnectBackoffIsCappedAtThirtySecondsAndItsBaseIsDrawnAtRandom() {
         KubeClientFactory lowest = new KubeClientFactory("t", name -> null, List::of, bound -> 0);
         KubeClientFactory highest = new KubeClientFactory("t", name -> null, List::of, bound -> bound - 1);
