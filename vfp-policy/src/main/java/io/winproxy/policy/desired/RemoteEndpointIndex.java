@@ -1,9 +1,9 @@
 package io.winproxy.policy.desired;
 
 import io.winproxy.policy.desired.DesiredAssembler.Port;
+import io.winproxy.policy.net.OpenHashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
-import io.winproxy.policy.net.OpenHashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
