@@ -113,6 +113,23 @@ class KubeProxyExeServiceWineIT extends KubeProxyExeServiceScenarios {
         assertThat(started.exitCode()).as("sc start: %s%s", started.stdout(), started.stderr()).isZero();
     }
 
+    /**
+     * Wine's services.exe waits for the service's first status change and then reads the state once: when the
+     * agent has already failed and kube-proxy.exe reported STOPPED by then, StartService fails with
+     * ERROR_SERVICE_REQUEST_TIMEOUT and {@code sc start} exits 1 without a word (Wine's sc.exe traces its errors
+     * only). The real SCM answers the start once the service's main is dispatched. So here a failed start is
+     * accepted; the scenario's own checks (STOPPED, the agent's code as the service-specific exit code) still
+     * decide, and they hold only if the agent ran.
+     */
+    @Override
+    void startAServiceThatEndsAtOnce() throws Exception {
+        WindowsApiHost.Result started = sc("start", name);
+        if (started.exitCode() != 0) {
+            System.out.printf("sc start exited %d (%s%s): Wine read the state after the service had stopped%n",
+                    started.exitCode(), started.stdout().strip(), started.stderr().strip());
+        }
+    }
+
     @Override
     void stop() throws Exception {
         WindowsApiHost.Result stopped = sc("stop", name);
