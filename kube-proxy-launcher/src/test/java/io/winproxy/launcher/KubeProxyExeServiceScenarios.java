@@ -143,7 +143,7 @@ abstract class KubeProxyExeServiceScenarios {
     void withoutTheAgentJarTheServiceStopsWithCodeOne() throws Exception {
         Files.delete(home.resolve("winproxy-agent.jar"));
         register("--windows-service");
-        start();
+        startAServiceThatEndsAtOnce();
 
         Status stopped = awaitState(STOPPED);
         assertThat(stopped.win32ExitCode()).isEqualTo(ERROR_SERVICE_SPECIFIC_ERROR);

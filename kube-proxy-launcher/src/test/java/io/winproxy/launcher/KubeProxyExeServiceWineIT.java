@@ -114,12 +114,12 @@ class KubeProxyExeServiceWineIT extends KubeProxyExeServiceScenarios {
     }
 
     /**
-     * Wine's services.exe waits for the service's first status change and then reads the state once: when the
-     * agent has already failed and kube-proxy.exe reported STOPPED by then, StartService fails with
-     * ERROR_SERVICE_REQUEST_TIMEOUT and {@code sc start} exits 1 without a word (Wine's sc.exe traces its errors
-     * only). The real SCM answers the start once the service's main is dispatched. So here a failed start is
-     * accepted; the scenario's own checks (STOPPED, the agent's code as the service-specific exit code) still
-     * decide, and they hold only if the agent ran.
+     * Wine's services.exe waits for the service's first status change and then reads the state once: when
+     * kube-proxy.exe has already reported STOPPED by then (the agent failed, or there was no agent jar),
+     * StartService fails with ERROR_SERVICE_REQUEST_TIMEOUT and {@code sc start} exits 1 without a word (Wine's
+     * sc.exe traces its errors only). The real SCM answers the start once the service's main is dispatched. So here a failed start is
+     * accepted; the scenario's own checks (STOPPED, the expected service-specific exit code) still decide, and
+     * they hold only if kube-proxy.exe ran and stopped for the scenario's reason.
      */
     @Override
     void startAServiceThatEndsAtOnce() throws Exception {
