@@ -149,8 +149,8 @@ static void run_as_service_agent(int argc, wchar_t **argv, int first) {
     }
     Sleep(1000); /* a start that takes a moment, as the agent's first sync does */
     if (!never_ready && ready != NULL) {
+        record(L"ready"); /* before the event: the service is RUNNING once it is set, and tests then read the record */
         SetEvent(ready);
-        record(L"ready");
     }
     if (fail >= 0) {
         Sleep(1000);

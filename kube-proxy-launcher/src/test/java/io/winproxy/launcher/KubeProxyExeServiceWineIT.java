@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -109,24 +110,34 @@ class KubeProxyExeServiceWineIT extends KubeProxyExeServiceScenarios {
 
     @Override
     void start() throws Exception {
+        long at = System.nanoTime();
         WindowsApiHost.Result started = sc("start", name);
-        assertThat(started.exitCode()).as("sc start: %s%s", started.stdout(), started.stderr()).isZero();
+        // the time tells Wine's timeout (10 s to connect and again to report a first status) from a refusal
+        assertThat(started.exitCode()).as("sc start after %d ms: %s%s", millisSince(at), started.stdout(),
+                started.stderr()).isZero();
+    }
+
+    private static long millisSince(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
     }
 
     /**
      * Wine's services.exe waits for the service's first status change and then reads the state once: when
      * kube-proxy.exe has already reported STOPPED by then (the agent failed, or there was no agent jar),
      * StartService fails with ERROR_SERVICE_REQUEST_TIMEOUT and {@code sc start} exits 1 without a word (Wine's
-     * sc.exe traces its errors only). The real SCM answers the start once the service's main is dispatched. So here a failed start is
-     * accepted; the scenario's own checks (STOPPED, the expected service-specific exit code) still decide, and
-     * they hold only if kube-proxy.exe ran and stopped for the scenario's reason.
+     * sc.exe traces its errors only). The real SCM answers the start once the service's main is dispatched. So here
+     * a failed start is accepted; the scenario's own checks (STOPPED, the expected service-specific exit code) still
+     * decide, and they hold only if kube-proxy.exe ran and stopped for the scenario's reason (when Wine gives up
+     * waiting instead, it terminates the process, and the exit codes tell).
      */
     @Override
     void startAServiceThatEndsAtOnce() throws Exception {
+        long at = System.nanoTime();
         WindowsApiHost.Result started = sc("start", name);
         if (started.exitCode() != 0) {
-            System.out.printf("sc start exited %d (%s%s): Wine read the state after the service had stopped%n",
-                    started.exitCode(), started.stdout().strip(), started.stderr().strip());
+            System.out.printf("sc start exited %d after %d ms (%s%s): Wine read the state after the service had"
+                    + " stopped%n", started.exitCode(), millisSince(at), started.stdout().strip(),
+                    started.stderr().strip());
         }
     }
 

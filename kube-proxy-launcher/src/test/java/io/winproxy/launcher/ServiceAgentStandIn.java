@@ -58,8 +58,8 @@ public final class ServiceAgentStandIn {
         WinNT.HANDLE stop = handle(stopValue);
         Thread.sleep(1000); // a start that takes a moment, as the agent's first sync does
         if (!neverReady && readyValue != null) {
+            log("ready"); // before the event: the service is RUNNING once it is set, and tests then read the log
             kernel32.SetEvent(handle(readyValue));
-            log("ready");
         }
         if (fail != null) {
             Thread.sleep(1000);

@@ -162,6 +162,15 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
             // creates the prefix (wineboot), bounded
             Result boot = run(PREFIX_CREATION, Map.of(), "cmd", "/c", "exit", "0");
             assertThat(boot.exitCode()).as("creating the Wine prefix: %s", boot.stderr()).isZero();
+            // Wine's services.exe gives a service 10 s to connect and 10 s more to report its first status; Windows'
+            // SCM gives 30 s (ServicesPipeTimeout). Under a loaded CI machine 10 s is too strict, so the prefix gets
+            // Windows' default (Wine reads the value as a string) and a fresh session that reads it at start.
+            Result timeout = run(Duration.ofSeconds(60), Map.of(), "reg", "add",
+                    "HKLM\\System\\CurrentControlSet\\Control", "/v", "ServicesPipeTimeout", "/t", "REG_SZ", "/d",
+                    "30000", "/f");
+            assertThat(timeout.exitCode()).as("setting ServicesPipeTimeout: %s%s", timeout.stdout(), timeout.stderr())
+                    .isZero();
+            server("-w");
             ProcessBuilder hold = new ProcessBuilder(loader.toString(), TOOLS.resolve("harness.exe").toString(), "hold")
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
             configure(hold.environment());
@@ -206,15 +215,8 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
                 // the keeper ended already; wineserver -k below ends the rest
             }
             keeper.waitFor(10, TimeUnit.SECONDS);
-            for (String option : List.of("-k", "-w")) {
-                ProcessBuilder builder = new ProcessBuilder(server.toString(), option)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
-                configure(builder.environment());
-                Process process = builder.start();
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            }
+            server("-k");
+            server("-w");
             keeper.destroyForcibly();
             // the wineserver's socket folder, e.g. /tmp/wine-AbC123, is named in the prefix's file "wineserver"
             Path socketName = prefix.resolve("wineserver");
@@ -225,6 +227,20 @@ abstract sealed class WindowsApiHost implements AutoCloseable {
                 }
             }
             delete(prefix);
+        }
+
+        /**
+         * Runs this prefix's wineserver with {@code option} ({@code -k} ends its programs, {@code -w} waits for it to
+         * exit), 30 s at most.
+         */
+        private void server(String option) throws IOException, InterruptedException {
+            ProcessBuilder builder = new ProcessBuilder(server.toString(), option)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+            configure(builder.environment());
+            Process process = builder.start();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
         }
 
         private static void delete(Path tree) throws IOException {
