@@ -104,6 +104,19 @@ final class AgentHarness implements AutoCloseable {
         return reports.stream().anyMatch(r -> r.result().complete());
     }
 
+    /**
+     * True once the newest sync was complete and wrote nothing: every sync before it has ended, so nothing the
+     * agent planned is still being written (a load balancer can be in place while its sync still creates an
+     * endpoint after it).
+     */
+    boolean converged() {
+        if (reports.isEmpty()) {
+            return false;
+        }
+        SyncReport last = reports.get(reports.size() - 1);
+        return last.result().complete() && last.result().writes() == 0;
+    }
+
     /** Traces a packet through the load balancers the emulated HNS holds now. */
     TraceResult trace(String src, String dstIp, int port, Protocol protocol) {
         HnsDataplane reader = new HnsDataplane(hns, NETWORK, OwnershipJournal.inMemory(), Duration.ofSeconds(30),

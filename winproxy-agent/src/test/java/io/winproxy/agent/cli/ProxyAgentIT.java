@@ -131,6 +131,7 @@ class ProxyAgentIT {
         createWeb();
         harness.startAgent();
         Eventually.await(AgentHarness.TIMEOUT, "web programmed", () -> backends("10.96.0.80", 80).size() == 2);
+        Eventually.await(AgentHarness.TIMEOUT, "a sync with nothing left to write", harness::converged);
 
         harness.stopServer();
         harness.hns.journal().reset();
@@ -151,6 +152,7 @@ class ProxyAgentIT {
         createWeb();
         harness.startAgent();
         Eventually.await(AgentHarness.TIMEOUT, "web programmed", () -> backends("10.96.0.80", 80).size() == 2);
+        Eventually.await(AgentHarness.TIMEOUT, "a sync with nothing left to write", harness::converged);
         harness.hns.journal().reset();
         harness.stopAgent();
         assertThat(harness.hns.journal().writes()).isZero();

@@ -82,6 +82,17 @@ final class FakeScm {
         }
     }
 
+    /** Waits until at least {@code count} statuses were reported (5 s at most). */
+    void awaitStatuses(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (statuses.size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("fewer than " + count + " statuses reported: " + statuses);
+            }
+            Thread.sleep(5);
+        }
+    }
+
     List<ServiceState> states() {
         return statuses.stream().map(ServiceStatus::state).distinct().toList();
     }

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -33,12 +33,15 @@ class LauncherStopEventTest {
 
     private final LauncherStopEvent.Events events = mock(LauncherStopEvent.Events.class);
     private final AtomicBoolean stopSignalled = new AtomicBoolean();
-    private final AtomicInteger waits = new AtomicInteger();
+    /** The thread that last waited on the stop event with a timeout: the launcher's watcher. */
+    private final AtomicReference<Thread> watcher = new AtomicReference<>();
 
     LauncherStopEventTest() {
         when(events.waitForSingleObject(eq(STOP), anyInt())).thenAnswer(call -> {
             int millis = call.getArgument(1);
-            waits.incrementAndGet();
+            if (millis > 0) {
+                watcher.set(Thread.currentThread());
+            }
             if (!stopSignalled.get() && millis > 0) {
                 Thread.sleep(Math.min(millis, 5));
             }
@@ -146,10 +149,13 @@ class LauncherStopEventTest {
         agent.exit(2);
 
         assertThat(run.get(5, TimeUnit.SECONDS)).isEqualTo(2);
-        Thread.sleep(100);
-        int settled = waits.get();
-        Thread.sleep(100);
-        assertThat(waits.get()).as("the watcher has stopped waiting").isEqualTo(settled);
+        // the watcher waits from before the agent starts (unless it was never scheduled until the agent had ended,
+        // and then it never waits); once the run has returned it must end
+        Thread watching = watcher.get();
+        if (watching != null) {
+            watching.join(5_000);
+            assertThat(watching.isAlive()).as("the watcher has stopped waiting").isFalse();
+        }
         assertThat(agent.stopRequests).hasValue(0);
     }
 
