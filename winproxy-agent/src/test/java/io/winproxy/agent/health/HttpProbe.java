@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Sends real HTTP requests to a listener on the loopback address, as a probe or a cloud load balancer would. */
 public final class HttpProbe {
@@ -36,6 +38,30 @@ public final class HttpProbe {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * {@code count} distinct ports that were free a moment ago: all held open together while chosen, so that none is
+     * one of the others (one at a time, a port just released can be chosen again).
+     */
+    public static int[] freePorts(int count) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+            }
+            return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // a socket that cannot be closed leaves its port taken: the caller's listener then fails to bind
+                }
+            }
         }
     }
 

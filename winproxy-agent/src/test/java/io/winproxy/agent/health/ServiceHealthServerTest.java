@@ -32,7 +32,9 @@ class ServiceHealthServerTest {
 
     @Test
     void listenersAndAnswersFollowServicesEndpointsAndProxyHealth() {
-        int p1 = HttpProbe.freePort();
+        // five distinct ports: a port a step closes must not come back as a later step's new one
+        int[] ports = HttpProbe.freePorts(5);
+        int p1 = ports[0];
         // Step 1: nothing to serve.
         server.syncServices(null);
         server.syncEndpoints(null);
@@ -63,8 +65,8 @@ class ServiceHealthServerTest {
         expectClosed(p1);
 
         // Step 8: three services, all without endpoints.
-        int p2 = HttpProbe.freePort();
-        int p3 = HttpProbe.freePort();
+        int p2 = ports[1];
+        int p3 = ports[2];
         server.syncServices(Map.of("a/b", p1, "c/d", p2, "e/f", p3));
         assertThat(server.listenAddresses()).hasSize(3);
         expect(p1, "a", "b", 503, 0, true);
@@ -78,8 +80,8 @@ class ServiceHealthServerTest {
         expect(p3, "e", "f", 200, 7, true);
 
         // Step 10: remove a/b, keep c/d (and its count), move e/f to a new port, add g/h.
-        int p4 = HttpProbe.freePort();
-        int p5 = HttpProbe.freePort();
+        int p4 = ports[3];
+        int p5 = ports[4];
         server.syncServices(Map.of("c/d", p2, "e/f", p4, "g/h", p5));
         assertThat(server.services()).containsExactlyEntriesOf(new TreeMap<>(
                 Map.of("c/d", p2, "e/f", p4, "g/h", p5)));

@@ -63,13 +63,14 @@ class ApiOutageIT {
                 + proxy.url() + "/\" unavailableFor=\"")
                 .endsWith("relisting=[\"Services\",\"EndpointSlices\",\"Node win-node-1\"]");
         // The outage lasted 15 s; the monitor sees the recovery at its next probe, 4 to 6 s after the last one
-        // (ApiServerMonitor.PROBE_INTERVAL, 5 s +-20%, on a 0.5 s tick): 15 to about 21.5 s, and a little less when
-        // the informers noticed the cut late.
+        // (ApiServerMonitor.PROBE_INTERVAL, 5 s +-20%, on a 0.5 s tick): 15 to about 21.5 s, a little less when
+        // the informers noticed the cut late, and up to 2 s more on a loaded machine. The lag: the probe (up to
+        // 6.5 s) and the relist, with 4.5 s for the relist on a loaded machine: still far from fabric8's 30 s.
         java.util.regex.Matcher reported = java.util.regex.Pattern.compile("unavailableFor=\"(\\d+)s\"")
                 .matcher(lines.get(1));
         assertThat(reported.find()).as("unavailableFor in whole seconds: " + lines.get(1)).isTrue();
-        assertThat(Integer.parseInt(reported.group(1))).isBetween(13, 22);
-        assertThat(lag).as("not waiting out fabric8's backoff (up to 30 s)").isLessThan(Duration.ofSeconds(8));
+        assertThat(Integer.parseInt(reported.group(1))).isBetween(13, 24);
+        assertThat(lag).as("not waiting out fabric8's backoff (up to 30 s)").isLessThan(Duration.ofSeconds(11));
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
     }
 
@@ -90,7 +91,7 @@ class ApiOutageIT {
                 .contains(" server=\"" + proxy.url() + "/\" answer=\"503");
         assertThat(lines.get(1)).startsWith("INFO The API server answers again; relisting now server=\""
                 + proxy.url() + "/\"");
-        assertThat(lag).isLessThan(Duration.ofSeconds(8));
+        assertThat(lag).isLessThan(Duration.ofSeconds(11));
         assertThat(handler.calls()).noneMatch(RecordingHandler.Call::isDelete);
     }
 
