@@ -4,6 +4,7 @@ import io.winproxy.agent.config.ProxyConfig;
 import io.winproxy.agent.dataplane.HnsDataplane;
 import io.winproxy.agent.pipeline.HostMacLookup;
 import io.winproxy.agent.pipeline.LoadBalancerFeatures;
+import io.winproxy.agent.pipeline.NodeFacts;
 import io.winproxy.agent.sync.NodeNetworkFactory;
 import io.winproxy.dsr.DsrConfigurationException;
 import io.winproxy.hns.HnsCapabilities;
@@ -215,9 +216,9 @@ public final class Preflight {
     }
 
     private static String nodeIp(Inputs in, HostComputeNetwork net) {
-        String bind = in.config().bindAddress();
-        if (bind != null && !bind.isEmpty() && !"0.0.0.0".equals(bind) && !"::".equals(bind)) {
-            return bind;
+        String override = NodeFacts.nodeIpOverride(in.config().bindAddress());
+        if (!override.isEmpty()) {
+            return override.split(",")[0];
         }
         Optional<NodeInfo> node = in.cluster().node(in.nodeName());
         if (node.isPresent() && !node.get().internalIps().isEmpty()) {

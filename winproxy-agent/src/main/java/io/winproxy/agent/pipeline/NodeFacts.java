@@ -1,6 +1,8 @@
 package io.winproxy.agent.pipeline;
 
 import io.winproxy.agent.config.ProxyConfig;
+import io.winproxy.policy.net.IpAddresses;
+import java.util.StringJoiner;
 
 /**
  * What the pipeline needs to know about this node that is not a Kubernetes object: its name, the HNS network to
@@ -13,7 +15,8 @@ import io.winproxy.agent.config.ProxyConfig;
  * @param networkName      the HNS network
  * @param sourceVip        the overlay SNAT address, "" when none
  * @param rootEndpointName {@code --root-hnsendpoint-name}
- * @param nodeIpOverride   {@code --bind-address} when it names a concrete IP, else ""
+ * @param nodeIpOverride   the concrete IPs of {@code --bind-address} (one, or one per family, comma-separated), else
+ *                         "" ({@link #nodeIpOverride(String)})
  */
 public record NodeFacts(String nodeName, String networkName, String sourceVip, String rootEndpointName,
                         String nodeIpOverride) {
@@ -45,10 +48,29 @@ public record NodeFacts(String nodeName, String networkName, String sourceVip, S
         return new NodeFacts(nodeName, networkName, sourceVip, name, nodeIpOverride);
     }
 
-    private static String nodeIpOverride(String bindAddress) {
-        if (bindAddress == null || bindAddress.isEmpty() || "0.0.0.0".equals(bindAddress) || "::".equals(bindAddress)) {
+    /**
+     * The node IPs {@code bindAddress} overrides, comma-separated: its concrete IPs, in order (an IP, or a dual-stack
+     * pair); an unspecified one ({@code 0.0.0.0}, {@code ::}) overrides nothing. "" when none is concrete. As upstream,
+     * each overrides the node IP of its own family only; the other family's still comes from the Node object.
+     */
+    public static String nodeIpOverride(String bindAddress) {
+        if (bindAddress == null || bindAddress.isEmpty()) {
             return "";
         }
-        return bindAddress;
+        StringJoiner concrete = new StringJoiner(",");
+        for (String ip : bindAddress.split(",")) {
+            String trimmed = ip.trim();
+            IpAddresses.parse(trimmed).filter(NodeFacts::isSpecified).ifPresent(bytes -> concrete.add(trimmed));
+        }
+        return concrete.toString();
+    }
+
+    private static boolean isSpecified(byte[] address) {
+        for (byte b : address) {
+            if (b != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 }

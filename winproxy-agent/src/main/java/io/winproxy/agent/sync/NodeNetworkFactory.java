@@ -19,11 +19,14 @@ import java.util.function.UnaryOperator;
  * Builds the policy's {@link NodeNetwork} from what the sync read from HNS (network type, remote-subnet routes,
  * local and root endpoints), this node's Node object (InternalIPs, zone) and the flags (source VIP, root endpoint
  * name, node IP override, host MAC). On overlay without {@code --source-vip}, the source VIP the CNI already created
- * an endpoint for is used ({@link #cniSourceVip}). Pure. The node IP comes from {@code --bind-address}, else the Node's
- * InternalIPs, else the overlay network's provider address; when none is known, {@link #build} throws
+ * an endpoint for is used ({@link #cniSourceVip}). Pure. The node IP of each family comes from {@code --bind-address}
+ * when it names one of that family, else from the Node's InternalIPs (as upstream's node-IP detection: an IPv4
+ * {@code --bind-address} on a Node with an IPv6 InternalIP still gives the node its IPv6 address); with neither, the
+ * overlay network's provider address is the node IP; when none is known, {@link #build} throws
  * {@link NodeIpUnknownException} rather than describe a node without addresses (whose desired state is empty).
  *
- * @param nodeIpOverride  {@code --bind-address} when it names a concrete IP, else "" (use the Node's InternalIPs)
+ * @param nodeIpOverride  the concrete IPs of {@code --bind-address}, comma-separated (one, or one per family), else ""
+ *                        ({@code NodeFacts.nodeIpOverride})
  * @param hostMacOf       the MAC ("aa-bb-cc-dd-ee-ff") of the local interface holding an IP, "" when none
  *                        ({@link HostMac#of} in production)
  */
@@ -82,12 +85,13 @@ public record NodeNetworkFactory(String nodeName, String sourceVip, String rootE
             b.zone(node.zone());
         }
         String primaryIp = "";
-        if (!nodeIpOverride.isEmpty()) {
-            b.nodeIp(nodeIpOverride);
-            primaryIp = nodeIpOverride;
-        } else if (node != null && !node.internalIps().isEmpty()) {
-            node.internalIps().forEach(b::nodeIp);
-            primaryIp = node.internalIps().get(0);
+        List<String> overrides = nodeIpOverride.isEmpty() ? List.of() : List.of(nodeIpOverride.split(","));
+        List<String> internalIps = node == null ? List.of() : node.internalIps();
+        if (!overrides.isEmpty() || !internalIps.isEmpty()) {
+            // the builder keeps the first IP of each family: the overrides first, the Node fills the other family
+            overrides.forEach(b::nodeIp);
+            internalIps.forEach(b::nodeIp);
+            primaryIp = overrides.isEmpty() ? internalIps.get(0) : overrides.get(0);
         } else if (host.network().providerAddress().isPresent()) {
             // No Node object (or no InternalIP): an overlay network's provider address is this host's IP.
             primaryIp = host.network().providerAddress().get();

@@ -77,6 +77,22 @@ class PreflightTest {
     }
 
     @Test
+    void aDualStackBindAddressNamesItsFirstIpAsTheNodeIpOfTheHostMacCheck() throws Exception {
+        HnsEmulator hns = HnsEmulator.inMemory();
+        EmulatedHost host = overlayWinNode1(hns);
+        host.ensureHostEndpoint("10.244.1.2");
+        ProxyConfig config = ConfigResolver.resolve(ProxyFlags.parse("--network-name=vxlan0",
+                "--source-vip=10.244.1.2", "--hostname-override=win-node-1", "--bind-address=10.0.0.77,fd00::77"),
+                Map.of());
+
+        Preflight.Outcome outcome = Preflight.run(new Preflight.Inputs(config, hns, true, "win-node-1",
+                nodeWinNode1(), HostMacLookup.NONE, new StateDirectoryCheck(dir.resolve("state"), false)));
+
+        assertThat(outcome.results()).filteredOn(r -> r.check().equals("host-mac")).singleElement().satisfies(r ->
+                assertThat(r.message()).isEqualTo("no network interface of this host holds the node IP 10.0.0.77"));
+    }
+
+    @Test
     void withoutASourceVipOnOverlayTheHnsAssignedOneIsFoundAndItsAbsenceIsOnlyAWarning() throws Exception {
         HnsEmulator hns = HnsEmulator.inMemory();
         overlayWinNode1(hns);

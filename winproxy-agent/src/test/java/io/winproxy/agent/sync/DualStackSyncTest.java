@@ -16,6 +16,7 @@ import io.winproxy.policy.model.EndpointSliceInfo;
 import io.winproxy.policy.model.IpFamily;
 import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
+import io.winproxy.policy.net.IpAddresses;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,13 +52,19 @@ class DualStackSyncTest {
 
     /** Starts a loop on an l2bridge host, HNS dual-stack capable or not, and feeds it {@code node}. */
     private void start(boolean hnsDualStack, NodeInfo node, io.winproxy.agent.metrics.AgentMetrics agentMetrics) {
+        start(hnsDualStack, node, agentMetrics, "");
+    }
+
+    /** As above, with {@code nodeIpOverride} as {@code --bind-address} gives it ({@code NodeFacts.nodeIpOverride}). */
+    private void start(boolean hnsDualStack, NodeInfo node, io.winproxy.agent.metrics.AgentMetrics agentMetrics,
+                       String nodeIpOverride) {
         EmulatedHost host = new EmulatedHost(hns, EmulatedHost.NetworkType.L2BRIDGE, "cbr0", "win-a");
         host.syncNetwork(List.of(new EmulatedHost.Node("win-a", "10.244.1.0/24", "192.168.1.11")));
         host.syncLocalEndpoints(Set.of("10.244.1.5", "fd00:244:1::5"));
         EventRecorder recorder = (kind, ns, name, type, reason, message) -> { };
         VfpPolicyEngine engine = new VfpPolicyEngine(new PolicyCalculator(PolicyConfig.defaults()
                 .withHnsSupportsIpv6DualStack(hnsDualStack), List.of()),
-                NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", ""), agentMetrics, Instant.EPOCH,
+                NodeNetworkFactory.withoutHostMac("win-a", "", "cbr0", nodeIpOverride), agentMetrics, Instant.EPOCH,
                 hnsDualStack);
         loop = L2BridgeLoop.start(engine, hns, health, agentMetrics, recorder, scheduler, r -> { });
         loop.onNode(null, node);
@@ -110,6 +117,40 @@ class DualStackSyncTest {
         assertThat(metrics.syncTimestamps).containsOnlyKeys(IpFamily.IPV4, IpFamily.IPV6);
         assertThat(metrics.syncDurations).containsOnlyKeys(IpFamily.IPV4, IpFamily.IPV6);
         assertThat(metrics.queuedTimestamps).containsOnlyKeys(IpFamily.IPV4, IpFamily.IPV6);
+    }
+
+    /**
+     * Upstream's node-IP detection: {@code --bind-address} overrides the node IP of its own family only (RKE2 passes
+     * the node's IPv4 address), so a Node with an IPv6 InternalIP still makes the node dual-stack.
+     */
+    @Test
+    void anIpv4BindAddressOnANodeWithAnIpv6InternalIpStillRunsBothFamilies() {
+        metrics = new FamilyRecordingMetrics();
+        start(true, DUAL_NODE, metrics, "192.168.1.11");
+        loop.onService(null, dualService("web", "Cluster"));
+        loop.onEndpointSlice(null, slice("web", "IPv4", "10.244.1.5", "win-a", Instant.EPOCH));
+        loop.onEndpointSlice(null, slice("web", "IPv6", "fd00:244:1::5", "win-a", Instant.EPOCH));
+        sync();
+
+        assertThat(reportedFamilies()).containsExactly(IpFamily.IPV4, IpFamily.IPV6);
+        // HNS may write an IPv6 address out in full: compared canonically
+        assertThat(hns.listLoadBalancers())
+                .extracting(lb -> IpAddresses.canonical(lb.frontendVips().get(0)).orElseThrow())
+                .containsExactlyInAnyOrder("10.96.0.80", "fd00:96::80");
+    }
+
+    @Test
+    void anIpv4BindAddressOnAnIpv4NodeStaysSingleStack() {
+        metrics = new FamilyRecordingMetrics();
+        start(true, IPV4_NODE, metrics, "192.168.1.11");
+        loop.onService(null, dualService("web", "Cluster"));
+        loop.onEndpointSlice(null, slice("web", "IPv4", "10.244.1.5", "win-a", Instant.EPOCH));
+        loop.onEndpointSlice(null, slice("web", "IPv6", "fd00:244:1::5", "win-a", Instant.EPOCH));
+        sync();
+
+        assertThat(reportedFamilies()).containsExactly(IpFamily.IPV4);
+        assertThat(hns.listLoadBalancers()).extracting(lb -> lb.frontendVips().get(0))
+                .containsExactly("10.96.0.80");
     }
 
     @Test
