@@ -50,8 +50,9 @@ public record NodeFacts(String nodeName, String networkName, String sourceVip, S
 
     /**
      * The node IPs {@code bindAddress} overrides, comma-separated: its concrete IPs, in order (an IP, or a dual-stack
-     * pair); an unspecified one ({@code 0.0.0.0}, {@code ::}) overrides nothing. "" when none is concrete. As upstream,
-     * each overrides the node IP of its own family only; the other family's still comes from the Node object.
+     * pair), in canonical text (as HNS's addresses are compared); an unspecified one ({@code 0.0.0.0}, {@code ::})
+     * overrides nothing. "" when none is concrete. As upstream, each overrides the node IP of its own family only; the
+     * other family's still comes from the Node object.
      */
     public static String nodeIpOverride(String bindAddress) {
         if (bindAddress == null || bindAddress.isEmpty()) {
@@ -59,8 +60,8 @@ public record NodeFacts(String nodeName, String networkName, String sourceVip, S
         }
         StringJoiner concrete = new StringJoiner(",");
         for (String ip : bindAddress.split(",")) {
-            String trimmed = ip.trim();
-            IpAddresses.parse(trimmed).filter(NodeFacts::isSpecified).ifPresent(bytes -> concrete.add(trimmed));
+            IpAddresses.parse(ip.trim()).filter(NodeFacts::isSpecified)
+                    .ifPresent(bytes -> concrete.add(IpAddresses.format(bytes)));
         }
         return concrete.toString();
     }
