@@ -13,7 +13,6 @@ import io.winproxy.hns.HnsException;
 import io.winproxy.hns.HnsFeatures;
 import io.winproxy.hns.model.HostComputeEndpoint;
 import io.winproxy.hns.model.HostComputeNetwork;
-import io.winproxy.policy.model.NodeInfo;
 import io.winproxy.policy.model.ServiceInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -216,15 +215,8 @@ public final class Preflight {
     }
 
     private static String nodeIp(Inputs in, HostComputeNetwork net) {
-        String override = NodeFacts.nodeIpOverride(in.config().bindAddress());
-        if (!override.isEmpty()) {
-            return override.split(",")[0];
-        }
-        Optional<NodeInfo> node = in.cluster().node(in.nodeName());
-        if (node.isPresent() && !node.get().internalIps().isEmpty()) {
-            return node.get().internalIps().get(0);
-        }
-        return net.providerAddress().orElse("");
+        return NodeNetworkFactory.primaryNodeIp(NodeFacts.nodeIpOverride(in.config().bindAddress()),
+                in.cluster().node(in.nodeName()).orElse(null), net);
     }
 
     private static void hnsVersion(Inputs in, List<CheckResult> out) {

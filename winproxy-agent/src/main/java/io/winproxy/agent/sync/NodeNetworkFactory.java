@@ -73,6 +73,26 @@ public record NodeNetworkFactory(String nodeName, String sourceVip, String rootE
         return ips.size() == 1 ? Optional.of(ips.iterator().next()) : Optional.empty();
     }
 
+    /**
+     * This node's primary IP, the one its host MAC is looked up for: the first IP of {@code nodeIpOverride}
+     * ({@code NodeFacts.nodeIpOverride}), else the Node's first InternalIP, else (no Node object or no InternalIP) the
+     * overlay network's provider address, which is this host's IP; "" when none is known.
+     */
+    public static String primaryNodeIp(String nodeIpOverride, NodeInfo node, HostComputeNetwork network) {
+        List<String> overrides = overrides(nodeIpOverride);
+        if (!overrides.isEmpty()) {
+            return overrides.get(0);
+        }
+        if (node != null && !node.internalIps().isEmpty()) {
+            return node.internalIps().get(0);
+        }
+        return network.providerAddress().orElse("");
+    }
+
+    private static List<String> overrides(String nodeIpOverride) {
+        return nodeIpOverride == null || nodeIpOverride.isEmpty() ? List.of() : List.of(nodeIpOverride.split(","));
+    }
+
     public NodeNetwork build(HostView host, NodeInfo node) {
         String vip = sourceVip;
         if (vip.isEmpty()) {
@@ -84,26 +104,20 @@ public record NodeNetworkFactory(String nodeName, String sourceVip, String rootE
         if (node != null && node.zone() != null) {
             b.zone(node.zone());
         }
-        String primaryIp = "";
-        List<String> overrides = nodeIpOverride.isEmpty() ? List.of() : List.of(nodeIpOverride.split(","));
-        List<String> internalIps = node == null ? List.of() : node.internalIps();
-        if (!overrides.isEmpty() || !internalIps.isEmpty()) {
-            // the builder keeps the first IP of each family: the overrides first, the Node fills the other family
-            overrides.forEach(b::nodeIp);
-            internalIps.forEach(b::nodeIp);
-            primaryIp = overrides.isEmpty() ? internalIps.get(0) : overrides.get(0);
-        } else if (host.network().providerAddress().isPresent()) {
-            // No Node object (or no InternalIP): an overlay network's provider address is this host's IP.
-            primaryIp = host.network().providerAddress().get();
-            b.nodeIp(primaryIp);
-        } else {
+        String primaryIp = primaryNodeIp(nodeIpOverride, node, host.network());
+        if (primaryIp.isEmpty()) {
             throw new NodeIpUnknownException("The IP of node " + nodeName + " is unknown: the Node object has no"
                     + " InternalIP, --bind-address names none and network " + host.network().name()
                     + " has no provider address");
         }
-        if (!primaryIp.isEmpty()) {
-            b.hostMac(hostMacOf.apply(primaryIp));
+        // the builder keeps the first IP of each family: the overrides first, then the Node's, then the primary IP
+        // (which is one of those, or else the provider address)
+        overrides(nodeIpOverride).forEach(b::nodeIp);
+        if (node != null) {
+            node.internalIps().forEach(b::nodeIp);
         }
+        b.nodeIp(primaryIp);
+        b.hostMac(hostMacOf.apply(primaryIp));
         for (RemoteSubnetRoute route : host.network().remoteSubnetRoutes()) {
             b.remoteSubnet(route.destinationPrefix(), route.providerAddress());
         }
