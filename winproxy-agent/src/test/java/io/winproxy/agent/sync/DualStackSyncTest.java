@@ -125,12 +125,7 @@ class DualStackSyncTest {
      */
     @Test
     void anIpv4BindAddressOnANodeWithAnIpv6InternalIpStillRunsBothFamilies() {
-        metrics = new FamilyRecordingMetrics();
-        start(true, DUAL_NODE, metrics, "192.168.1.11");
-        loop.onService(null, dualService("web", "Cluster"));
-        loop.onEndpointSlice(null, slice("web", "IPv4", "10.244.1.5", "win-a", Instant.EPOCH));
-        loop.onEndpointSlice(null, slice("web", "IPv6", "fd00:244:1::5", "win-a", Instant.EPOCH));
-        sync();
+        syncADualStackServiceWithAnIpv4BindAddress(DUAL_NODE);
 
         assertThat(reportedFamilies()).containsExactly(IpFamily.IPV4, IpFamily.IPV6);
         // HNS may write an IPv6 address out in full: compared canonically
@@ -141,16 +136,21 @@ class DualStackSyncTest {
 
     @Test
     void anIpv4BindAddressOnAnIpv4NodeStaysSingleStack() {
-        metrics = new FamilyRecordingMetrics();
-        start(true, IPV4_NODE, metrics, "192.168.1.11");
-        loop.onService(null, dualService("web", "Cluster"));
-        loop.onEndpointSlice(null, slice("web", "IPv4", "10.244.1.5", "win-a", Instant.EPOCH));
-        loop.onEndpointSlice(null, slice("web", "IPv6", "fd00:244:1::5", "win-a", Instant.EPOCH));
-        sync();
+        syncADualStackServiceWithAnIpv4BindAddress(IPV4_NODE);
 
         assertThat(reportedFamilies()).containsExactly(IpFamily.IPV4);
         assertThat(hns.listLoadBalancers()).extracting(lb -> lb.frontendVips().get(0))
                 .containsExactly("10.96.0.80");
+    }
+
+    /** A loop on a dual-stack capable HNS with {@code --bind-address=192.168.1.11}; syncs a dual-stack Service. */
+    private void syncADualStackServiceWithAnIpv4BindAddress(NodeInfo node) {
+        metrics = new FamilyRecordingMetrics();
+        start(true, node, metrics, "192.168.1.11");
+        loop.onService(null, dualService("web", "Cluster"));
+        loop.onEndpointSlice(null, slice("web", "IPv4", "10.244.1.5", "win-a", Instant.EPOCH));
+        loop.onEndpointSlice(null, slice("web", "IPv6", "fd00:244:1::5", "win-a", Instant.EPOCH));
+        sync();
     }
 
     @Test

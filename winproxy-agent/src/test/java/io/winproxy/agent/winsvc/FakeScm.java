@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * A Mockito {@link ScmApi} that behaves like the SCM at its edge: {@code runDispatcher} calls the service main on
@@ -73,21 +74,20 @@ final class FakeScm {
     }
 
     void awaitState(ServiceState state) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (statuses.stream().noneMatch(s -> s.state() == state)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("never reported " + state + "; reported " + statuses);
-            }
-            Thread.sleep(5);
-        }
+        await(() -> statuses.stream().anyMatch(s -> s.state() == state), "never reported " + state);
     }
 
     /** Waits until at least {@code count} statuses were reported (5 s at most). */
     void awaitStatuses(int count) throws InterruptedException {
+        await(() -> statuses.size() >= count, "fewer than " + count + " statuses reported");
+    }
+
+    /** Polls {@code done} for 5 s at most; fails with {@code failure} and the statuses reported so far. */
+    private void await(BooleanSupplier done, String failure) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (statuses.size() < count) {
+        while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("fewer than " + count + " statuses reported: " + statuses);
+                throw new AssertionError(failure + "; reported " + statuses);
             }
             Thread.sleep(5);
         }
